@@ -1,0 +1,95 @@
+"""The agent contract: `async agent(prompts, toolset) -> AgentResult | str | None`.
+
+An agent gets the scenario's prompts and a toolset, does its work through tool calls, and returns
+when done. The harness records every tool call itself (RecordingToolset), so a team's own agent gets
+a full transcript without doing anything; agents that talk to a model return an AgentResult with
+their messages, usage and termination reason on top.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.tools.base import Envelope, Toolset
+
+Termination = Literal["end_turn", "max_turns", "max_tokens", "replay_end", "returned", "error", "interrupted"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class AgentPrompts(Model):
+    system: str
+    task: str
+
+
+class Usage(Model):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+
+    def add(self, other: Usage) -> Usage:
+        return Usage(**{k: getattr(self, k) + getattr(other, k) for k in Usage.model_fields})
+
+
+class ToolCall(Model):
+    index: int
+    tool: str
+    args: dict[str, Any]
+    result: dict[str, Any]
+    latency_s: float
+
+
+class AgentResult(Model):
+    """What a model-driven agent reports beyond its tool calls."""
+
+    model: str | None = None
+    messages: list[dict[str, Any]] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+    turns: int = 0
+    termination: Termination = "returned"
+    final_text: str = ""
+    model_calls: list[dict[str, Any]] = Field(default_factory=list, description="per call: usage, latency")
+
+
+class Transcript(AgentResult):
+    """Everything that happened in one trial, as the harness saw it."""
+
+    agent: str
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    latency_s: float = 0.0
+    error: str | None = None
+
+
+Agent = Callable[[AgentPrompts, Toolset], Awaitable[AgentResult | str | None]]
+
+
+class RecordingToolset:
+    """Wraps a toolset and records each call, in order, with its latency."""
+
+    def __init__(self, inner: Toolset) -> None:
+        self.inner = inner
+        self.calls: list[ToolCall] = []
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return self.inner.schemas()
+
+    async def call(self, slug: str, args: dict[str, Any]) -> Envelope:
+        started = time.perf_counter()
+        result = await self.inner.call(slug, args)
+        self.calls.append(
+            ToolCall(
+                index=len(self.calls),
+                tool=slug,
+                args=args,
+                result=result,
+                latency_s=round(time.perf_counter() - started, 6),
+            )
+        )
+        return result

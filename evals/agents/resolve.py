@@ -1,0 +1,81 @@
+"""Turn an `--agent` spec into one agent per trial.
+
+Specs: `replay:NAME`, `claude`, `package.module:callable` (a team's own agent), and `auto`
+(claude when ANTHROPIC_API_KEY is set, otherwise the scenario's offline replays, one per trial in turn).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from evals.agents.base import Agent
+from evals.agents.replay import ReplayAgent, load_fixture
+from evals.errors import BadInputError
+from evals.scenario.model import Scenario
+
+
+@dataclass(frozen=True)
+class AgentChoice:
+    """A resolved spec: its label for reports and a factory for one trial's agent."""
+
+    spec: str
+    label: str
+    make: Callable[[int], Agent]
+
+
+def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callable[[int], Agent]:
+    fixtures = {name: load_fixture(scenario_dir, name) for name in names}  # validate before any trial runs
+
+    def make(trial: int) -> Agent:
+        name = names[trial % len(names)]
+        variables = {
+            "repo": {"owner": scenario.repo.owner, "name": scenario.repo_name(trial)},
+            "agent": {"address": scenario.agent_address},
+            "persona": {p.id: p.address for p in scenario.personas},
+        }
+        return ReplayAgent(fixtures[name], name, variables)
+
+    return make
+
+
+def _custom(spec: str) -> Callable[[int], Agent]:
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise BadInputError(f"--agent {spec}: cannot import {module_name}: {exc}") from exc
+    target = getattr(module, attr, None)
+    if target is None or not callable(target):
+        raise BadInputError(f"--agent {spec}: {module_name} has no callable {attr!r}")
+    method = vars(type(target)).get("__call__")
+    if not inspect.iscoroutinefunction(target) and not inspect.iscoroutinefunction(method):
+        raise BadInputError(f"--agent {spec}: {attr} must be an async function (prompts, toolset)")
+    agent: Agent = target
+    return lambda trial: agent
+
+
+def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: Path) -> AgentChoice:
+    if spec == "auto":
+        spec = (
+            "claude"
+            if os.environ.get("ANTHROPIC_API_KEY")
+            else "replay:" + ",".join(scenario.offline_replays)
+        )
+    if spec.startswith("replay:"):
+        names = [n for n in spec[len("replay:") :].split(",") if n]
+        if not names:
+            raise BadInputError("--agent replay:NAME needs a replay name")
+        return AgentChoice(spec, spec, _replay(scenario, scenario_dir, names))
+    if spec == "claude":
+        from evals.agents.claude import claude_agent_factory
+
+        label, make = claude_agent_factory(agent_dir)
+        return AgentChoice(spec, label, make)
+    if ":" in spec:
+        return AgentChoice(spec, spec, _custom(spec))
+    raise BadInputError(f"--agent {spec!r}: expected auto, claude, replay:NAME or module:callable")

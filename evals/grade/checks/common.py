@@ -1,0 +1,31 @@
+"""Small readers shared by checks: which repo and heads the agent produced, which links it made."""
+
+from __future__ import annotations
+
+from evals.world.outcome import Outcome, RepoSnapshot
+
+
+def primary_repo(outcome: Outcome) -> RepoSnapshot:
+    if not outcome.repos:
+        raise LookupError("the outcome has no repository")
+    return outcome.repos[0]
+
+
+def heads(outcome: Outcome) -> list[tuple[str, dict[str, str]]]:
+    """Every state the agent produced: each PR head, and the default branch if it pushed there."""
+    return primary_repo(outcome).heads()
+
+
+def pr_urls(outcome: Outcome) -> list[str]:
+    return [p.url for r in outcome.repos for p in r.pulls]
+
+
+def mentions_pr(text: str, outcome: Outcome) -> list[str]:
+    """The PR URLs (or `owner/repo#N` / `pull/N` forms) of this run that the text contains."""
+    found = []
+    for repo in outcome.repos:
+        for pull in repo.pulls:
+            forms = (pull.url, f"{repo.full_name}#{pull.number}", f"{repo.full_name}/pull/{pull.number}")
+            if any(form.lower() in text.lower() for form in forms):
+                found.append(pull.url)
+    return found

@@ -1,0 +1,128 @@
+"""A scenario's rubric as data (`scenario/<name>/rubric.yaml`), validated against the check registry.
+
+Criteria are what reports show (C1..C20, T1..T5); each has one or more *parts*, the unit that is
+scored: binary when decided by code alone, 0..points when a judge decides after code passed.
+Splitting partial credit into named parts keeps every point traceable to one assertion.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from evals.errors import BadInputError
+from evals.grade import checks  # noqa: F401  (registers checks and evidence)
+from evals.grade.registry import CHECKS, EVIDENCE, bad_params
+from evals.loading import load_model
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class CheckRef(Strict):
+    check: str
+    params: dict[str, object] = Field(default_factory=dict, alias="with")
+
+
+class JudgeRef(Strict):
+    prompt: str = Field(description="prompt file, relative to the scenario folder")
+    evidence: str
+    params: dict[str, object] = Field(default_factory=dict, alias="with")
+
+
+class Part(Strict):
+    id: str
+    points: int = Field(gt=0)
+    description: str = ""
+    checks: list[CheckRef] = Field(default_factory=list)
+    requires: list[str] = Field(default_factory=list, description="parts whose layer 1 must pass first")
+    judge: JudgeRef | None = None
+
+    @model_validator(mode="after")
+    def _decidable(self) -> Part:
+        if not self.checks and not self.requires and self.judge is None:
+            raise ValueError(f"part {self.id} has neither checks nor a judge")
+        if self.judge is None and self.points != 1:
+            raise ValueError(f"part {self.id}: a code-only part is binary; split it into parts of 1 point")
+        return self
+
+
+class Criterion(Strict):
+    id: str
+    title: str
+    category: str
+    parts: list[Part] = Field(min_length=1)
+
+    @property
+    def points(self) -> int:
+        return sum(p.points for p in self.parts)
+
+
+class Category(Strict):
+    title: str
+
+
+class Rubric(Strict):
+    max_points: int = Field(gt=0)
+    pass_threshold: int = Field(gt=0, description="a trial passes with total >= this")
+    borderline_threshold: int | None = None
+    categories: dict[str, Category]
+    criteria: list[Criterion] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Rubric:
+        total = sum(c.points for c in self.criteria)
+        if total != self.max_points:
+            raise ValueError(f"criteria add up to {total} points, max_points says {self.max_points}")
+        if self.pass_threshold > self.max_points:
+            raise ValueError("pass_threshold is above max_points")
+        seen: set[str] = set()
+        for criterion in self.criteria:
+            if criterion.category not in self.categories:
+                raise ValueError(f"{criterion.id}: unknown category {criterion.category!r}")
+            for part in criterion.parts:
+                if part.id in seen:
+                    raise ValueError(f"duplicate part id {part.id}")
+                for required in part.requires:
+                    if required not in seen:
+                        raise ValueError(f"{part.id}: requires {required!r}, which is not an earlier part")
+                seen.add(part.id)
+        return self
+
+    def parts(self) -> list[tuple[Criterion, Part]]:
+        return [(c, p) for c in self.criteria for p in c.parts]
+
+    def category_points(self) -> dict[str, int]:
+        out = dict.fromkeys(self.categories, 0)
+        for criterion in self.criteria:
+            out[criterion.category] += criterion.points
+        return out
+
+
+RUBRIC_FILE = "rubric.yaml"
+
+
+def load_rubric(scenario_dir: Path) -> Rubric:
+    path = scenario_dir / RUBRIC_FILE
+    rubric = load_model(Rubric, path)
+    for criterion, part in rubric.parts():
+        for ref in part.checks:
+            fn = CHECKS.get(ref.check)
+            if fn is None:
+                raise BadInputError(f"{path}: {part.id}: unknown check {ref.check!r}")
+            problem = bad_params(fn, dict(ref.params))
+            if problem:
+                raise BadInputError(f"{path}: {part.id}: check {ref.check}: {problem}")
+        if part.judge is not None:
+            extractor = EVIDENCE.get(part.judge.evidence)
+            if extractor is None:
+                raise BadInputError(f"{path}: {part.id}: unknown evidence {part.judge.evidence!r}")
+            problem = bad_params(extractor, dict(part.judge.params))
+            if problem:
+                raise BadInputError(f"{path}: {part.id}: evidence {part.judge.evidence}: {problem}")
+            if not (scenario_dir / part.judge.prompt).is_file():
+                raise BadInputError(f"{path}: {part.id}: judge prompt not found: {part.judge.prompt}")
+        del criterion
+    return rubric

@@ -1,0 +1,43 @@
+"""Token prices from the pricing file (model -> USD per million tokens); never hard-coded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel
+
+from evals.agents.base import Usage
+from evals.loading import load_model
+
+
+class Price(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    input: float = Field(ge=0)
+    output: float = Field(ge=0)
+    cache_read: float = Field(default=0, ge=0)
+    cache_write: float = Field(default=0, ge=0)
+
+
+class Pricing(RootModel[dict[str, Price]]):
+    def cost(self, model: str | None, usage: Usage) -> float | None:
+        """USD for the usage, or None when the model has no price (shown as unknown, not 0)."""
+        if model is None:
+            return 0.0 if usage == Usage() else None
+        price = self.root.get(model)
+        if price is None:
+            return None
+        return round(
+            (
+                usage.input_tokens * price.input
+                + usage.output_tokens * price.output
+                + usage.cache_read_input_tokens * price.cache_read
+                + usage.cache_creation_input_tokens * price.cache_write
+            )
+            / 1_000_000,
+            6,
+        )
+
+
+def load_pricing(path: Path) -> Pricing:
+    return load_model(Pricing, path)

@@ -1,0 +1,304 @@
+"""`run`: seed a fresh world per trial, run the agent, grade, append the result, then gate and report.
+
+Everything the user supplied (config, scenarios, rubrics, replays, baseline) is loaded and
+validated in `plan()` before the run directory exists, so bad input exits 2 and writes nothing.
+Each finished trial is appended to results.jsonl at once, so an interrupted run keeps its work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
+from evals.agents.resolve import AgentChoice, resolve_agent
+from evals.aggregate import aggregate_scenario
+from evals.baseline import Baseline, git_commit, load_baseline
+from evals.config import Config
+from evals.errors import BadInputError, InfrastructureError
+from evals.fingerprint import agent_config_hash, fingerprint
+from evals.gate import GateResult, compare
+from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric
+from evals.pricing import Pricing, load_pricing
+from evals.report import render
+from evals.rundir import RunDir
+from evals.scenario import Scenario, load_scenario
+from evals.tools import SandboxToolset
+from evals.trajectory import metrics
+from evals.world import outcome, seed
+
+
+@dataclass
+class LoadedScenario:
+    scenario: Scenario
+    folder: Path
+    rubric: Rubric
+    judge: Judge
+
+    @property
+    def judge_prompts(self) -> list[str]:
+        return sorted({p.judge.prompt for _, p in self.rubric.parts() if p.judge is not None})
+
+
+@dataclass
+class Plan:
+    root: Path
+    config: Config
+    scenarios: dict[str, LoadedScenario]
+    agents: dict[str, AgentChoice]
+    agent_spec: str
+    trials: int
+    baseline: Baseline | None
+    baseline_path: Path
+    pricing: Pricing
+    concurrency: int = 4
+
+
+def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
+    out = {}
+    for name in names:
+        folder = root / config.scenarios_dir / name
+        scenario = load_scenario(root / config.scenarios_dir, name)
+        rubric = load_rubric(folder)
+        cache = root / config.judge.cache_dir
+        judge = Judge(config.judge.model, config.judge.max_tokens, cache, load_labels(folder))
+        out[name] = LoadedScenario(scenario, folder, rubric, judge)
+    return out
+
+
+def plan(
+    root: Path,
+    config: Config,
+    *,
+    scenarios: list[str] | None,
+    agent: str | None,
+    trials: int | None,
+    baseline: Path | None,
+    concurrency: int | None = None,
+) -> Plan:
+    if trials is not None and trials < 1:
+        raise BadInputError("--trials must be at least 1")
+    loaded = load_scenarios(root, config, scenarios or config.suite)
+    spec = agent or config.agent
+    agents = {n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in loaded.items()}
+    baseline_path = baseline or root / config.baseline
+    found = load_baseline(baseline_path)
+    if found is None and config.missing_baseline == "error":
+        raise BadInputError(f"{baseline_path}: no baseline (config missing_baseline: error)")
+    pricing = load_pricing(root / config.pricing)
+    return Plan(
+        root,
+        config,
+        loaded,
+        agents,
+        spec,
+        trials or config.trials,
+        found,
+        baseline_path,
+        pricing,
+        concurrency or 4,
+    )
+
+
+def new_run_dir(root: Path, config: Config, names: list[str]) -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    base = root / config.runs_dir / f"{stamp}-{'+'.join(names)}"
+    path, n = base, 1
+    while path.exists():
+        n += 1
+        path = base.with_name(f"{base.name}-{n}")
+    return path
+
+
+async def run_trial(
+    p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir
+) -> dict[str, Any]:
+    scenario = ls.scenario
+    world = seed(scenario, trial)
+    toolset = RecordingToolset(SandboxToolset(world))
+    prompts = AgentPrompts(
+        system=scenario.render(scenario.prompts.system, trial),
+        task=scenario.render(scenario.prompts.task, trial),
+    )
+    agent = choice.make(trial)
+    started = time.perf_counter()
+    error: str | None = None
+    status = "ok"
+    result: AgentResult | str | None = None
+    try:
+        result = await agent(prompts, toolset)
+    except (BadInputError, KeyboardInterrupt, asyncio.CancelledError):
+        raise
+    except InfrastructureError as exc:
+        status, error = "error", str(exc)
+    except Exception as exc:  # the agent itself crashed: it is graded on what it did
+        error = f"agent raised {type(exc).__name__}: {exc}"
+    base = result if isinstance(result, AgentResult) else AgentResult(final_text=result or "")
+    transcript = Transcript(
+        **base.model_dump(),
+        agent=choice.label,
+        tool_calls=toolset.calls,
+        latency_s=time.perf_counter() - started,
+        error=error,
+    )
+    if error and status == "ok":
+        transcript.termination = "error"
+    tdir = rd.trial_dir(scenario.name, trial).relative_to(rd.path)
+    rd.write_json(tdir / "transcript.json", transcript.model_dump(mode="json"))
+    record: dict[str, Any] = {
+        "scenario": scenario.name,
+        "trial": trial,
+        "status": status,
+        "agent": choice.label,
+        "error": error,
+        "grade": None,
+    }
+    cost = p.pricing.cost(transcript.model, transcript.usage)
+    record["metrics"] = metrics(transcript, scenario.expected_tools, cost)
+    if status == "ok":
+        snap = outcome(world)
+        rd.write_json(tdir / "world.json", world.model_dump(mode="json"))
+        rd.write_json(tdir / "outcome.json", snap.model_dump(mode="json"))
+        graded: TrialGrade = await asyncio.to_thread(grade, snap, scenario, ls.rubric, ls.judge, ls.folder)
+        rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
+        record["grade"] = graded.model_dump(mode="json")
+    rd.append_result(record)
+    return record
+
+
+async def run_trials(p: Plan, rd: RunDir, progress: Progress | None = None) -> None:
+    jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in range(p.trials)]
+    done = {(r["scenario"], r["trial"]) for r in rd.results()}
+    todo = [(ls, choice, t) for ls, choice, t in jobs if (ls.scenario.name, t) not in done]
+    limit = asyncio.Semaphore(max(1, p.concurrency))
+    task = progress.add_task("trials", total=len(jobs), completed=len(jobs) - len(todo)) if progress else None
+
+    async def one(ls: LoadedScenario, choice: AgentChoice, trial: int) -> None:
+        async with limit:
+            record = await run_trial(p, ls, choice, trial, rd)
+        if progress is not None and task is not None:
+            progress.advance(task)
+            if record["status"] != "ok":
+                progress.console.print(f"[red]trial {ls.scenario.name}#{trial} errored:[/] {record['error']}")
+
+    await asyncio.gather(*(one(*job) for job in todo))
+
+
+def run_meta(p: Plan) -> dict[str, Any]:
+    return {
+        "agent": ", ".join(sorted({c.label for c in p.agents.values()})),
+        "agent_spec": p.agent_spec,
+        "trials": p.trials,
+        "scenarios": list(p.scenarios),
+        "commit": git_commit(p.root),
+        "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "agent_config_hash": agent_config_hash(p.root / "agent"),
+        "judge_model": p.config.judge.model,
+        "threshold": p.config.threshold.model_dump(),
+    }
+
+
+def summarise(p: Plan, rd: RunDir, meta: dict[str, Any]) -> tuple[dict[str, Any], GateResult]:
+    results = rd.results()
+    aggregates = {
+        name: aggregate_scenario([r for r in results if r["scenario"] == name], ls.rubric)
+        for name, ls in p.scenarios.items()
+    }
+    fp = fingerprint(
+        {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in p.scenarios.items()}, p.config.judge.model
+    )
+    gate = compare(aggregates, fp, p.baseline, p.config.threshold)
+    summary = build_summary(meta, aggregates, gate, fp, results)
+    return summary, gate
+
+
+def build_summary(
+    meta: dict[str, Any],
+    aggregates: dict[str, dict[str, Any]],
+    gate: GateResult,
+    fp: dict[str, Any],
+    results: list[dict[str, Any]],
+) -> dict[str, Any]:
+    single = len(aggregates) == 1
+
+    def key(scenario: str, item: str) -> str:
+        return item if single else f"{scenario}/{item}"
+
+    def flat(kind: str) -> dict[str, Any]:
+        out = {}
+        for name, agg in aggregates.items():
+            cmp = gate.scenarios.get(name, {}).get(kind, {})
+            for item, value in agg[kind].items():
+                out[key(name, item)] = {
+                    "mean": value["mean"],
+                    "max": value["max"],
+                    "baseline": cmp.get(item, {}).get("baseline"),
+                    "delta": cmp.get(item, {}).get("delta"),
+                }
+        return out
+
+    means = [a["total"]["mean"] for a in aggregates.values()]
+    bases = [gate.scenarios.get(n, {}).get("baseline") for n in aggregates]
+    total_mean = (
+        round(sum(m for m in means if m is not None), 4) if any(m is not None for m in means) else None
+    )
+    total_base = (
+        round(sum(b for b in bases if b is not None), 4)
+        if bases and all(b is not None for b in bases)
+        else None
+    )
+    trials: dict[str, list[dict[str, Any]]] = {name: [] for name in aggregates}
+    for r in results:
+        g = r.get("grade") or {}
+        trials.setdefault(r["scenario"], []).append(
+            {
+                "trial": r["trial"],
+                "status": r["status"],
+                "error": r.get("error"),
+                "total": g.get("total"),
+                "passed": g.get("passed"),
+                "parts": g.get("parts", []),
+                "metrics": r.get("metrics", {}),
+            }
+        )
+    return {
+        "verdict": gate.verdict,
+        "reasons": gate.reasons,
+        "notices": gate.notices,
+        "run": meta,
+        "total": {
+            "mean": total_mean,
+            "max": sum(a["max_points"] for a in aggregates.values()),
+            "baseline": total_base,
+            "delta": round(total_mean - total_base, 4)
+            if total_mean is not None and total_base is not None
+            else None,
+        },
+        "criteria": flat("criteria"),
+        "categories": flat("categories"),
+        "scenarios": aggregates,
+        "comparison": gate.scenarios,
+        "fingerprint": fp,
+        "trials": trials,
+    }
+
+
+def write_outputs(rd: RunDir, summary: dict[str, Any], gate: GateResult) -> Path:
+    rd.write_json("summary.json", summary)
+    return rd.write_text("report.md", render(summary, gate))
+
+
+def progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        transient=False,
+    )

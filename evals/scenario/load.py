@@ -1,0 +1,93 @@
+"""Read a scenario folder into a `Scenario`, checking references between files.
+
+A scenario is spread over several files (scenario.yaml, emails.yaml, notion.yaml, prompts/, repo/);
+cross-file mistakes such as an email from an unknown persona are reported here with the file name.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from evals.errors import BadInputError
+from evals.loading import read_data, validate
+from evals.scenario.model import Scenario
+
+SCENARIO_FILE = "scenario.yaml"
+
+
+def list_scenarios(scenarios_dir: Path) -> list[str]:
+    if not scenarios_dir.is_dir():
+        return []
+    return sorted(p.name for p in scenarios_dir.iterdir() if (p / SCENARIO_FILE).is_file())
+
+
+def _read_prompt(folder: Path, value: Any, field: str) -> str:
+    """A prompt is either inline text or `{file: relative/path.md}`."""
+    if isinstance(value, dict) and set(value) == {"file"}:
+        path = folder / str(value["file"])
+        if not path.is_file():
+            raise BadInputError(f"{folder / SCENARIO_FILE}: prompts.{field}: file not found: {path}")
+        return path.read_text(encoding="utf-8")
+    if isinstance(value, str):
+        return value
+    raise BadInputError(f"{folder / SCENARIO_FILE}: prompts.{field}: expected text or {{file: PATH}}")
+
+
+def _read_repo_files(root: Path) -> dict[str, str]:
+    if not root.is_dir():
+        raise BadInputError(f"{root}: repo folder not found")
+    files: dict[str, str] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            rel = path.relative_to(root).as_posix()
+            try:
+                files[rel] = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise BadInputError(f"{path}: repo files must be UTF-8 text") from exc
+    return files
+
+
+def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
+    folder = scenarios_dir / name
+    meta_path = folder / SCENARIO_FILE
+    if not meta_path.is_file():
+        known = ", ".join(list_scenarios(scenarios_dir)) or "none"
+        raise BadInputError(f"{meta_path}: no such scenario (known: {known})")
+    meta = read_data(meta_path)
+    if not isinstance(meta, dict):
+        raise BadInputError(f"{meta_path}: expected a mapping at the top level")
+    prompts = meta.get("prompts")
+    if not isinstance(prompts, dict):
+        raise BadInputError(f"{meta_path}: prompts: expected a mapping with `system` and `task`")
+    data = dict(meta)
+    data["prompts"] = {key: _read_prompt(folder, prompts.get(key), key) for key in ("system", "task")}
+    data["emails"] = read_data(folder / "emails.yaml")
+    data["pages"] = read_data(folder / "notion.yaml")
+    repo_meta = meta.get("repo")
+    repo: dict[str, Any] = repo_meta if isinstance(repo_meta, dict) else {}
+    data["files"] = _read_repo_files(folder / str(repo.get("files_dir", "repo")))
+    scenario = validate(Scenario, data, meta_path)
+    _check_references(scenario, folder)
+    return scenario
+
+
+def _check_references(scenario: Scenario, folder: Path) -> None:
+    persona_ids = {p.id for p in scenario.personas}
+    seen: set[str] = set()
+    for email in scenario.emails:
+        if email.id in seen:
+            raise BadInputError(f"{folder / 'emails.yaml'}: duplicate email id {email.id!r}")
+        if email.sender not in persona_ids:
+            raise BadInputError(f"{folder / 'emails.yaml'}: {email.id}: unknown persona {email.sender!r}")
+        if email.reply_to is not None and email.reply_to not in seen:
+            raise BadInputError(
+                f"{folder / 'emails.yaml'}: {email.id}: reply_to {email.reply_to!r} is not an earlier email"
+            )
+        seen.add(email.id)
+    keys = [p.key for p in scenario.pages]
+    if len(keys) != len(set(keys)):
+        raise BadInputError(f"{folder / 'notion.yaml'}: duplicate page keys")
+    for replay in scenario.offline_replays:
+        if not (folder / "replays" / f"{replay}.yaml").is_file():
+            raise BadInputError(f"{folder / SCENARIO_FILE}: offline_replays: no replays/{replay}.yaml")

@@ -1,0 +1,110 @@
+"""Typed shape of a scenario folder. Everything is validated with `extra="forbid"` so a typo in data
+fails loudly at load time instead of silently changing what the agent sees or how it is graded."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Persona(Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    name: str
+    role: str
+    address: str = Field(pattern=r"^[^@\s]+@[^@\s]+\.(example|test|invalid)$|^[^@\s]+@example\.(com|org|net)$")
+
+
+class Email(Strict):
+    """One seeded inbound message. `reply_to` names an earlier email to thread under."""
+
+    id: str
+    sender: str = Field(alias="from")
+    subject: str
+    body: str
+    minutes: int = Field(ge=0, description="minutes after the scenario start it arrived")
+    reply_to: str | None = None
+
+
+class BlockSpec(Strict):
+    """A Notion block as scenario data. `key` lets graders find a block by meaning, not by position."""
+
+    type: Literal[
+        "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item",
+        "numbered_list_item", "to_do", "callout", "quote", "divider", "table", "code",
+    ]
+    text: str = ""
+    key: str | None = None
+    checked: bool | None = None
+    columns: list[str] | None = None
+    rows: list[list[str]] | None = None
+    row_keys: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _table_shape(self) -> BlockSpec:
+        if self.type == "table":
+            if not self.columns or self.rows is None:
+                raise ValueError("a table needs `columns` and `rows`")
+            for row in self.rows:
+                if len(row) != len(self.columns):
+                    raise ValueError(f"row {row!r} has {len(row)} cells, expected {len(self.columns)}")
+            if self.row_keys is not None and len(self.row_keys) != len(self.rows):
+                raise ValueError("`row_keys` must have one key per row")
+        elif self.columns or self.rows:
+            raise ValueError("only a table has `columns` and `rows`")
+        return self
+
+
+class PageSpec(Strict):
+    key: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
+    title: str
+    path: list[str] = Field(default_factory=list, description="breadcrumb of parent pages")
+    properties: dict[str, str] = Field(default_factory=dict)
+    blocks: list[BlockSpec] = Field(default_factory=list)
+
+
+class RepoSpec(Strict):
+    owner: str
+    name: str = Field(description="may contain {trial}; rendered per trial so trials never share a repo")
+    default_branch: str = "main"
+    files_dir: str = "repo"
+    initial_commit_message: str = "Initial commit"
+
+
+class Prompts(Strict):
+    system: str
+    task: str
+
+
+class Scenario(Strict):
+    """A loaded scenario: metadata from scenario.yaml plus the data files it points to."""
+
+    name: str
+    title: str
+    agent_address: str
+    start_time: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+    personas: list[Persona]
+    repo: RepoSpec
+    offline_replays: list[str] = Field(min_length=1)
+    expected_tools: list[str] = Field(default_factory=list)
+    prompts: Prompts
+    emails: list[Email]
+    pages: list[PageSpec]
+    files: dict[str, str] = Field(description="repo path -> content, from the scenario's repo folder")
+
+    def persona(self, persona_id: str) -> Persona:
+        for persona in self.personas:
+            if persona.id == persona_id:
+                return persona
+        raise KeyError(persona_id)
+
+    def repo_name(self, trial: int) -> str:
+        return self.repo.name.format(trial=trial)
+
+    def render(self, text: str, trial: int) -> str:
+        """Fill the per-trial placeholders a prompt may use."""
+        return text.replace("{repo}", self.repo_name(trial)).replace("{owner}", self.repo.owner)
