@@ -29,9 +29,8 @@ from evals.pricing import Pricing, load_pricing
 from evals.report import render
 from evals.rundir import RunDir
 from evals.scenario import Scenario, load_scenario
-from evals.tools import SandboxToolset
 from evals.trajectory import metrics
-from evals.world import outcome, seed
+from evals.world.backend import Backend, Environment, SandboxBackend
 
 
 @dataclass
@@ -58,6 +57,7 @@ class Plan:
     baseline_path: Path
     pricing: Pricing
     concurrency: int = 4
+    backend: Backend = SandboxBackend()  # noqa: RUF009  (stateless)
 
 
 def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
@@ -120,8 +120,18 @@ async def run_trial(
     p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir
 ) -> dict[str, Any]:
     scenario = ls.scenario
-    world = seed(scenario, trial)
-    toolset = RecordingToolset(SandboxToolset(world))
+    env = await p.backend.create(scenario, trial, rd.path.name)
+    try:
+        return await _run_in(env, p, ls, choice, trial, rd)
+    finally:
+        await env.close()
+
+
+async def _run_in(
+    env: Environment, p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir
+) -> dict[str, Any]:
+    scenario = ls.scenario
+    toolset = RecordingToolset(env.toolset)
     prompts = AgentPrompts(
         system=scenario.render(scenario.prompts.system, trial),
         task=scenario.render(scenario.prompts.task, trial),
@@ -161,9 +171,12 @@ async def run_trial(
     }
     cost = p.pricing.cost(transcript.model, transcript.usage)
     record["metrics"] = metrics(transcript, scenario.expected_tools, cost)
+    record["backend"] = p.backend.name
     if status == "ok":
-        snap = outcome(world)
-        rd.write_json(tdir / "world.json", world.model_dump(mode="json"))
+        snap = await env.snapshot()
+        state = env.state()
+        if state is not None:
+            rd.write_json(tdir / "world.json", state)
         rd.write_json(tdir / "outcome.json", snap.model_dump(mode="json"))
         graded: TrialGrade = await asyncio.to_thread(grade, snap, scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))

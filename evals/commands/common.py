@@ -1,0 +1,58 @@
+"""Helpers shared by commands: the project root, the config option, reopening a stored run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from evals.config import load_config
+from evals.errors import BadInputError, ExitCode
+from evals.rundir import RunDir
+from evals.runner import Plan, plan, summarise, write_outputs
+
+
+def root() -> Path:
+    """Commands work on the project in the current directory (its evals.yaml, scenario/, baseline/)."""
+    return Path.cwd()
+
+
+def add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None, help="config file (default: ./evals.yaml)")
+
+
+def plan_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[Plan, dict[str, Any]]:
+    """Rebuild the plan a stored run was made with, from its run.json."""
+    meta_path = rd.path / "run.json"
+    if not meta_path.is_file():
+        raise BadInputError(f"{meta_path}: not a run directory (no run.json)")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{meta_path}: corrupt: {exc}") from exc
+    config, project = load_config(root(), args.config)
+    p = plan(
+        project,
+        config,
+        scenarios=meta["scenarios"],
+        agent=meta["agent_spec"],
+        trials=meta["trials"],
+        baseline=getattr(args, "baseline", None),
+    )
+    return p, meta
+
+
+def finish(p: Plan, rd: RunDir, meta: dict[str, Any]) -> ExitCode:
+    """Aggregate, gate, write summary.json and report.md, print the verdict; return its exit code."""
+    summary, gate = summarise(p, rd, meta)
+    report = write_outputs(rd, summary, gate)
+    total = summary["total"]
+    delta = f" (baseline {total['baseline']}, Δ {total['delta']:+g})" if total["delta"] is not None else ""
+    print(f"Verdict: {gate.verdict} · total {total['mean']} / {total['max']}{delta}")
+    for line in gate.reasons + gate.notices:
+        print(f"  {line}")
+    print(f"Report: {report}")
+    sys.stdout.flush()
+    return gate.exit_code

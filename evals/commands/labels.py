@@ -1,0 +1,34 @@
+"""`labels`: print YAML stubs for judged parts a run left unscored, for a person to complete."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evals.commands.common import add_config
+from evals.errors import ExitCode
+from evals.rundir import RunDir
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("labels", help="print label stubs for judged parts a run left unscored")
+    add_config(parser)
+    parser.add_argument("--run", type=Path, required=True)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    pending = 0
+    for record in RunDir(args.run).results():
+        for part in (record.get("grade") or {}).get("parts", []):
+            if part["status"] == "unscored" and part.get("evidence_sha256"):
+                pending += 1
+                excerpt = "\n".join(f"    # {line}" for line in part["evidence_excerpt"].splitlines()[:20])
+                print(f"# {record['scenario']} trial {record['trial']}, evidence:\n{excerpt}")
+                print(
+                    f"  - part: {part['id']}\n    evidence_sha256: {part['evidence_sha256']}\n"
+                    f"    score: 0  # 0..{part['max_points']}\n    by: YOUR NAME\n    why: ...\n"
+                )
+    if not pending:
+        print("nothing to label: no judged part was left unscored")
+    return ExitCode.PASS

@@ -1,0 +1,51 @@
+"""`run`: run the agent k times per scenario, grade, compare with the baseline, report."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from evals.commands.common import add_config, finish, root
+from evals.config import load_config
+from evals.errors import BadInputError, ExitCode
+from evals.rundir import RunDir
+from evals.runner import new_run_dir, plan, progress_bar, run_meta, run_trials
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("run", help="run the agent k times per scenario, grade, compare, report")
+    add_config(parser)
+    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
+    parser.add_argument("--agent", help="auto | claude | replay:NAME | package.module:callable")
+    parser.add_argument("--trials", type=int, help="trials per scenario (k)")
+    parser.add_argument("--out", type=Path, help="run directory (default: runs/<time>-<scenarios>)")
+    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
+    parser.add_argument("--concurrency", type=int, help="trials running at once (default 4)")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    config, project = load_config(root(), args.config)
+    if args.concurrency is not None and args.concurrency < 1:
+        raise BadInputError("--concurrency must be at least 1")
+    p = plan(
+        project,
+        config,
+        scenarios=args.scenario,
+        agent=args.agent,
+        trials=args.trials,
+        baseline=args.baseline,
+        concurrency=args.concurrency,
+    )
+    out = args.out or new_run_dir(project, config, list(p.scenarios))
+    if (out / "results.jsonl").exists():
+        raise BadInputError(f"{out}: already holds a run; choose another --out")
+    rd = RunDir(out)
+    meta = run_meta(p)
+    rd.write_json("run.json", meta)
+    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {out}", file=sys.stderr)
+    with progress_bar() as progress:
+        asyncio.run(run_trials(p, rd, progress))
+    return finish(p, rd, meta)

@@ -1,0 +1,23 @@
+"""`scenarios`: list the scenarios."""
+
+from __future__ import annotations
+
+import argparse
+
+from evals.commands.common import add_config, root
+from evals.config import load_config
+from evals.errors import ExitCode
+from evals.scenario import list_scenarios
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("scenarios", help="list the scenarios")
+    add_config(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    config, project = load_config(root(), args.config)
+    for name in list_scenarios(project / config.scenarios_dir):
+        print(name)
+    return ExitCode.PASS

@@ -1,0 +1,125 @@
+"""A stub Anthropic Messages API on 127.0.0.1 that answers from a script.
+
+Tests drive the real anthropic SDK against it (ANTHROPIC_BASE_URL), so the code under test is the
+code that runs live. Each POST /v1/messages takes the next scripted reply; a reply is either a
+(status, body) pair or a callable that receives the request body and returns one. Every request is
+recorded for assertions. Error replies carry `retry-after-ms: 1` so SDK retries are instant.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from collections.abc import Callable, Iterable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = tuple[int, dict[str, Any]]
+Scripted = Reply | Callable[[dict[str, Any]], Reply]
+
+_ids = itertools.count(1)
+
+
+def usage(
+    input_tokens: int = 100, output_tokens: int = 20, cache_read: int = 0, cache_write: int = 0
+) -> dict[str, int]:
+    return {
+        "input_tokens": input_tokens,
+        "output_tokens": output_tokens,
+        "cache_read_input_tokens": cache_read,
+        "cache_creation_input_tokens": cache_write,
+    }
+
+
+def message(
+    content: list[dict[str, Any]], stop_reason: str = "end_turn", model: str = "claude-test", **usage_kw: int
+) -> Reply:
+    return 200, {
+        "id": f"msg_{next(_ids)}",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": usage(**usage_kw),
+    }
+
+
+def text(body: str, **kw: Any) -> Reply:
+    return message([{"type": "text", "text": body}], **kw)
+
+
+def tool_uses(*calls: tuple[str, dict[str, Any]], preface: str = "", **kw: Any) -> Reply:
+    content: list[dict[str, Any]] = [{"type": "text", "text": preface}] if preface else []
+    content += [
+        {"type": "tool_use", "id": f"toolu_{next(_ids)}", "name": name, "input": args} for name, args in calls
+    ]
+    return message(content, stop_reason="tool_use", **kw)
+
+
+def error(status: int, kind: str = "api_error", detail: str = "stub error") -> Reply:
+    return status, {"type": "error", "error": {"type": kind, "message": detail}}
+
+
+RATE_LIMITED = error(429, "rate_limit_error", "rate limited")
+OVERLOADED = error(529, "overloaded_error", "overloaded")
+SERVER_ERROR = error(500, "api_error", "internal error")
+
+
+class StubAnthropic:
+    """Context manager: `with StubAnthropic([...]) as stub: os.environ["ANTHROPIC_BASE_URL"] = stub.url`."""
+
+    def __init__(self, script: Iterable[Scripted] = (), default: Scripted | None = None) -> None:
+        self.script: list[Scripted] = list(script)
+        self.default = default
+        self.requests: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> StubAnthropic:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def next_reply(self, body: dict[str, Any]) -> Reply:
+        with self.lock:
+            self.requests.append(body)
+            item = self.script.pop(0) if self.script else self.default
+        if item is None:
+            return error(500, "api_error", "stub script exhausted")
+        return item(body) if callable(item) else item
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                status, payload = stub.next_reply(body)
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.send_header("request-id", f"req_{next(_ids)}")
+                if status >= 400:
+                    self.send_header("retry-after-ms", "1")
+                    self.send_header("x-should-retry", "true" if status in (429, 500, 529) else "false")
+                self.end_headers()
+                self.wfile.write(data)
+
+        return Handler
