@@ -30,7 +30,7 @@ from evals.report import render
 from evals.rundir import RunDir
 from evals.scenario import Scenario, load_scenario
 from evals.trajectory import metrics
-from evals.world.backend import Backend, Environment, SandboxBackend
+from evals.world.backend import Backend, Environment, SandboxBackend, make_backend
 
 
 @dataclass
@@ -81,6 +81,7 @@ def plan(
     trials: int | None,
     baseline: Path | None,
     concurrency: int | None = None,
+    world: str = "sandbox",
 ) -> Plan:
     if trials is not None and trials < 1:
         raise BadInputError("--trials must be at least 1")
@@ -103,6 +104,7 @@ def plan(
         baseline_path,
         pricing,
         concurrency or 4,
+        make_backend(world),
     )
 
 

@@ -23,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--out", type=Path, help="run directory (default: runs/<time>-<scenarios>)")
     parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
     parser.add_argument("--concurrency", type=int, help="trials running at once (default 4)")
+    parser.add_argument("--world", default="sandbox", help="where trials run: sandbox (default) or live")
     parser.set_defaults(handler=handle)
 
 
@@ -38,6 +39,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
         trials=args.trials,
         baseline=args.baseline,
         concurrency=args.concurrency,
+        world=args.world,
     )
     out = args.out or new_run_dir(project, config, list(p.scenarios))
     if (out / "results.jsonl").exists():

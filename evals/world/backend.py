@@ -6,6 +6,7 @@ everything downstream of the world is backend-agnostic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from evals.scenario.model import Scenario
@@ -60,3 +61,16 @@ class SandboxBackend:
 
     async def create(self, scenario: Scenario, trial: int, run_id: str) -> Environment:
         return SandboxEnvironment(seed(scenario, trial))
+
+
+BACKENDS: dict[str, Callable[[], Backend]] = {"sandbox": SandboxBackend}
+
+
+def make_backend(name: str) -> Backend:
+    """The backend named by `--world`; an unknown name is bad input listing the known ones."""
+    from evals.errors import BadInputError
+
+    factory = BACKENDS.get(name)
+    if factory is None:
+        raise BadInputError(f"--world {name!r}: expected one of {', '.join(sorted(BACKENDS))}")
+    return factory()
