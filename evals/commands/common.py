@@ -11,7 +11,8 @@ from typing import Any
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
 from evals.rundir import RunDir
-from evals.runner import Plan, plan, summarise, write_outputs
+from evals.runner import Plan, plan
+from evals.summary import summarise, write_outputs
 
 
 def root() -> Path:
