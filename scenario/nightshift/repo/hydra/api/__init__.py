@@ -1,0 +1,1 @@
+"""The public inference API: request/response schemas and the route table."""

@@ -1,0 +1,1 @@
+"""Clients for the services Hydra talks to."""

@@ -1,0 +1,1 @@
+"""Batch processing of inference events from the ingest stream."""
