@@ -43,6 +43,9 @@ class JudgeConfig(Strict):
     model: str = Field(min_length=1)
     max_tokens: int = Field(default=1024, gt=0)
     cache_dir: str = ".evals-cache/judge"
+    concurrency: int = Field(default=4, ge=1, le=32, description="judge calls in flight at once")
+    max_retries: int = Field(default=2, ge=0, le=10, description="SDK retries on 429/5xx per call")
+    timeout_s: float = Field(default=60.0, gt=0, description="per-request timeout in seconds")
 
 
 class Config(Strict):

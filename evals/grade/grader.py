@@ -4,17 +4,21 @@ A part that fails its code checks scores 0 and the judge is never called (it wou
 grade prose on top of broken work). A part whose judge errors or cannot decide is *unscored*:
 excluded from means and listed in the report, never silently 0 or full marks. A check that raises
 is a grader bug, reported the same way.
+
+Layer 1 runs first for every part (later parts depend only on earlier parts' code checks), then the
+judged parts that passed go to the judge together, so a trial's judge calls can overlap.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evals.grade.evidence import evidence_hash, normalise
-from evals.grade.judge import Judge, render_prompt
+from evals.grade.evidence import evidence_hash, prepare
+from evals.grade.judge import Judge, JudgePrompt, JudgeRequest, Verdict, load_prompt
 from evals.grade.registry import CHECKS, EVIDENCE, CheckResult, GradeContext
 from evals.grade.rubric import Part, Rubric
 from evals.scenario.model import Scenario
@@ -79,15 +83,44 @@ def _run_check(ctx: GradeContext, name: str, params: dict[str, Any]) -> CheckOut
     )
 
 
-def _grade_part(
+@dataclass(frozen=True)
+class Pending:
+    """A judged part whose layer 1 passed: everything but the verdict."""
+
+    base: dict[str, Any]
+    checks: list[CheckOutcome]
+    request: JudgeRequest
+    evidence: str
+
+    def resolve(self, verdict: Verdict) -> PartGrade:
+        common: dict[str, Any] = {
+            **self.base,
+            "layer": 2,
+            "checks": self.checks,
+            "judge": verdict.to_json(),
+            "evidence_sha256": self.request.evidence_sha,
+            "evidence_excerpt": self.evidence[:EXCERPT],
+        }
+        if verdict.status != "scored" or verdict.score is None:
+            return PartGrade(
+                **common, score=None, status="unscored", reason=f"judge {verdict.status}: {verdict.critique}"
+            )
+        status: PartStatus = "passed" if verdict.score == self.request.points else "failed"
+        return PartGrade(**common, score=verdict.score, status=status, reason=verdict.critique)
+
+
+Staged = PartGrade | Pending
+
+
+def _layer_one(
     ctx: GradeContext,
     criterion: str,
     category: str,
     part: Part,
-    earlier: dict[str, PartGrade],
-    judge: Judge,
+    earlier: dict[str, Staged],
+    prompts: dict[str, JudgePrompt],
     scenario_dir: Path,
-) -> PartGrade:
+) -> Staged:
     base: dict[str, Any] = {
         "id": part.id,
         "criterion": criterion,
@@ -96,11 +129,13 @@ def _grade_part(
     }
     for required in part.requires:
         prior = earlier[required]
-        if prior.layer == 1 and prior.status == "failed":
+        if isinstance(prior, Pending) or prior.layer != 1:
+            continue  # its code checks passed; only layer 1 gates later parts
+        if prior.status == "failed":
             return PartGrade(
                 **base, score=0, status="failed", layer=1, reason=f"requires {required}: {prior.reason}"
             )
-        if prior.status == "unscored" and prior.layer == 1:
+        if prior.status == "unscored":
             return PartGrade(
                 **base, score=None, status="unscored", layer=1, reason=f"requires {required}: {prior.reason}"
             )
@@ -135,37 +170,36 @@ def _grade_part(
             checks=outcomes,
             reason=f"grader error collecting evidence: {type(exc).__name__}: {exc}",
         )
-    text = normalise(raw, ctx.outcome)
-    sha = evidence_hash(text)
-    template = (scenario_dir / part.judge.prompt).read_text(encoding="utf-8")
-    prompt = render_prompt(
-        template, part=part.id, description=part.description, points=part.points, evidence=text
-    )
-    verdict = judge.decide(part.id, prompt, sha, part.points)
-    if verdict.status != "scored" or verdict.score is None:
-        return PartGrade(
-            **base,
-            score=None,
-            status="unscored",
-            layer=2,
-            checks=outcomes,
-            judge=verdict.to_json(),
-            reason=f"judge {verdict.status}: {verdict.critique}",
-            evidence_sha256=sha,
-            evidence_excerpt=text[:EXCERPT],
+    if part.judge.prompt not in prompts:
+        prompts[part.judge.prompt] = load_prompt(
+            scenario_dir / part.judge.prompt, f"{scenario_dir.name}/{part.judge.prompt}"
         )
-    status: PartStatus = "passed" if verdict.score == part.points else "failed"
-    return PartGrade(
-        **base,
-        score=verdict.score,
-        status=status,
-        layer=2,
-        checks=outcomes,
-        judge=verdict.to_json(),
-        reason=verdict.critique,
-        evidence_sha256=sha,
-        evidence_excerpt=text[:EXCERPT],
+    prompt = prompts[part.judge.prompt]
+    text = prepare(raw, ctx.outcome)
+    request = JudgeRequest(
+        part=part.id,
+        points=part.points,
+        prompt=prompt,
+        text=prompt.render(part=part.id, description=part.description, points=part.points, evidence=text),
+        evidence_sha=evidence_hash(text),
     )
+    return Pending(base=base, checks=outcomes, request=request, evidence=text)
+
+
+def layer_one(outcome: Outcome, scenario: Scenario, rubric: Rubric, scenario_dir: Path) -> dict[str, Staged]:
+    """Every part through its code checks, in rubric order; judged parts that passed come back Pending.
+
+    Split from the judging so a trial's judge calls can run together, and so `calibrate` can collect
+    exactly the (part, evidence) pairs the judge would be asked about.
+    """
+    ctx = GradeContext(outcome=outcome, scenario=scenario)
+    prompts: dict[str, JudgePrompt] = {}
+    staged: dict[str, Staged] = {}
+    for criterion, part in rubric.parts():
+        staged[part.id] = _layer_one(
+            ctx, criterion.id, criterion.category, part, staged, prompts, scenario_dir
+        )
+    return staged
 
 
 def _sum(values: list[float | None]) -> float | None:
@@ -176,10 +210,14 @@ def _sum(values: list[float | None]) -> float | None:
 def grade(
     outcome: Outcome, scenario: Scenario, rubric: Rubric, judge: Judge, scenario_dir: Path
 ) -> TrialGrade:
-    ctx = GradeContext(outcome=outcome, scenario=scenario)
-    parts: dict[str, PartGrade] = {}
-    for criterion, part in rubric.parts():
-        parts[part.id] = _grade_part(ctx, criterion.id, criterion.category, part, parts, judge, scenario_dir)
+    staged = layer_one(outcome, scenario, rubric, scenario_dir)
+    pending = [s for s in staged.values() if isinstance(s, Pending)]
+    verdicts = dict(
+        zip((p.request.part for p in pending), judge.decide_all([p.request for p in pending]), strict=True)
+    )
+    parts: dict[str, PartGrade] = {
+        pid: s.resolve(verdicts[pid]) if isinstance(s, Pending) else s for pid, s in staged.items()
+    }
     grades = list(parts.values())
     total = sum(p.score for p in grades if p.score is not None)
     unscored = [p.id for p in grades if p.score is None]
