@@ -2,9 +2,14 @@
 
 Confirmed against Composio's schemas (version 20260113_00): NOTION_APPEND_TEXT_BLOCKS,
 NOTION_DELETE_BLOCK, NOTION_ARCHIVE_NOTION_PAGE. No confirmed schema was found for
-NOTION_SEARCH_NOTION_PAGE, NOTION_FETCH_BLOCK_CONTENTS, NOTION_RETRIEVE_PAGE, NOTION_UPDATE_BLOCK or
-NOTION_UPDATE_PAGE: those follow the Notion API's own block and page shapes and are marked
-`confirmed=False`.
+NOTION_SEARCH_NOTION_PAGE, NOTION_FETCH_BLOCK_CONTENTS, NOTION_RETRIEVE_PAGE, NOTION_UPDATE_BLOCK,
+NOTION_UPDATE_PAGE, NOTION_CREATE_NOTION_PAGE, NOTION_APPEND_TASK_BLOCKS or NOTION_APPEND_TABLE_BLOCKS:
+those follow the Notion API's own block and page shapes and are marked `confirmed=False`. The last
+two slugs are named in the confirmed NOTION_APPEND_TEXT_BLOCKS description ("append_task_blocks",
+"append_table_blocks"); their parameters are assumed to mirror it (block_id, children, after).
+
+Adding rows to an existing table is done as the Notion API does it: append `table_row` children to
+the table block (PATCH /v1/blocks/{table_id}/children), here through NOTION_APPEND_TABLE_BLOCKS.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ TEXT_TYPES = {
     "callout",
     "quote",
     "code",
+    "toggle",
 }
 APPENDABLE = {"paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item"}
+TASK_TYPES = {"to_do", "callout", "toggle"}
 
 
 def rich_text(text: str) -> list[dict[str, Any]]:
@@ -121,17 +128,27 @@ class Search(Params):
     query: str = Field(default="", description="Words to find in page titles; empty lists every page.")
     page_size: int = Field(default=10, ge=1, le=100)
     start_cursor: str | None = None
+    filter_value: str | None = Field(default=None, description="'page' or 'database'.")
+    filter_property: str | None = Field(default=None, description="Always 'object' when filtering.")
+    direction: str | None = Field(default=None, description="ascending or descending.")
+    timestamp: str | None = Field(default=None, description="Sort key: last_edited_time.")
 
 
 @tool("NOTION_SEARCH_NOTION_PAGE", Search, confirmed=False)
 def search(world: World, p: Search) -> dict[str, Any]:
     """Find pages whose title (or breadcrumb) contains the query words."""
+    if p.filter_value not in (None, "page", "database"):
+        raise ToolError("filter_value must be 'page' or 'database'")
     words = p.query.lower().split()
     found = [
         page
         for page in world.notion.pages
-        if not page.archived and all(w in " ".join([page.title, *page.path]).lower() for w in words)
+        if not page.archived
+        and p.filter_value != "database"
+        and all(w in " ".join([page.title, *page.path]).lower() for w in words)
     ]
+    if p.timestamp:
+        found.sort(key=lambda page: page.last_edited, reverse=p.direction != "ascending")
     start = int(p.start_cursor) if p.start_cursor and p.start_cursor.isdigit() else 0
     chunk = found[start : start + p.page_size]
     more = start + p.page_size < len(found)
@@ -185,37 +202,94 @@ class AppendBlocks(Params):
     )
 
 
-@tool("NOTION_APPEND_TEXT_BLOCKS", AppendBlocks)
-def append_blocks(world: World, p: AppendBlocks) -> dict[str, Any]:
-    """Append text blocks to a page or block, at the end or after a given child."""
-    page, block, siblings = find_block(world, p.block_id)
+def _text_block(world: World, index: int, child: dict[str, Any], kind: str, stamp: str) -> Block:
+    text = plain(child[kind].get("rich_text", []))
+    if len(text) > 2000:
+        raise ToolError(f"children[{index}]: text longer than 2000 characters")
+    checked = None
+    if kind == "to_do":
+        checked = child[kind].get("checked", False)
+        if not isinstance(checked, bool):
+            raise ToolError(f"children[{index}]: checked must be true or false")
+    return Block(
+        id=world.make_uuid("block-new", world.clock, index),
+        type=kind,
+        text=text,
+        checked=checked,
+        created_by="agent",
+        last_edited=stamp,
+    )
+
+
+def _row_block(world: World, uid: tuple[object, ...], cells: Any, width: int | None, stamp: str) -> Block:
+    if not isinstance(cells, list) or (width is not None and len(cells) != width):
+        raise ToolError(f"table_row.cells must be a list of {width} rich_text arrays")
+    return Block(
+        id=world.make_uuid("block-new", *uid),
+        type="table_row",
+        cells=[plain(c) for c in cells],
+        created_by="agent",
+        last_edited=stamp,
+    )
+
+
+def _table_block(world: World, index: int, child: dict[str, Any], stamp: str) -> Block:
+    body = child["table"]
+    width = body.get("table_width")
+    rows = body.get("children", [])
+    if not isinstance(width, int) or width < 1:
+        raise ToolError(f"children[{index}]: table.table_width must be a positive integer")
+    if not isinstance(rows, list) or not rows:
+        raise ToolError(f"children[{index}]: a table needs at least one table_row in table.children")
+    built = []
+    for row_index, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("table_row"), dict):
+            raise ToolError(f"children[{index}].table.children[{row_index}]: expected a table_row")
+        uid = (world.clock, index, row_index)
+        built.append(_row_block(world, uid, row["table_row"].get("cells"), width, stamp))
+    return Block(
+        id=world.make_uuid("block-new", world.clock, index),
+        type="table",
+        children=built,
+        created_by="agent",
+        last_edited=stamp,
+    )
+
+
+def _append(
+    world: World, block_id: str, children: list[dict[str, Any]], after: str | None, allowed: set[str]
+) -> dict[str, Any]:
+    """Append new blocks (created_by="agent") under a page or block, at the end or after a child."""
+    page, block, siblings = find_block(world, block_id)
     target = block.children if block else siblings
-    if len(p.children) > 100:
+    if len(children) > 100:
         raise ToolError("at most 100 blocks per request")
+    into_table = block is not None and block.type == "table"
     stamp = world.tick()
     new = []
-    for index, child in enumerate(p.children):
+    for index, child in enumerate(children):
         kind = child.get("type")
-        if kind not in APPENDABLE or not isinstance(child.get(kind), dict):
+        if kind not in allowed or not isinstance(child.get(kind), dict):
             raise ToolError(f"children[{index}]: unsupported block type {kind!r}")
-        text = plain(child[kind].get("rich_text", []))
-        if len(text) > 2000:
-            raise ToolError(f"children[{index}]: text longer than 2000 characters")
-        new.append(
-            Block(
-                id=world.make_uuid("block-new", world.clock, index),
-                type=kind,
-                text=text,
-                created_by="agent",
-                last_edited=stamp,
+        if into_table != (kind == "table_row"):
+            raise ToolError(
+                f"children[{index}]: a table's children are table_row blocks"
+                if into_table
+                else f"children[{index}]: a table_row can only be appended to a table block"
             )
-        )
+        if kind == "table_row" and block is not None:
+            width = len(block.children[0].cells or []) if block.children else None
+            new.append(_row_block(world, (world.clock, index), child[kind].get("cells"), width, stamp))
+        elif kind == "table":
+            new.append(_table_block(world, index, child, stamp))
+        else:
+            new.append(_text_block(world, index, child, kind, stamp))
     position = len(target)
-    if p.after:
+    if after:
         ids = [b.id.replace("-", "") for b in target]
-        if p.after.replace("-", "") not in ids:
-            raise ToolError(f"after: block {p.after} is not a child of {p.block_id}")
-        position = ids.index(p.after.replace("-", "")) + 1
+        if after.replace("-", "") not in ids:
+            raise ToolError(f"after: block {after} is not a child of {block_id}")
+        position = ids.index(after.replace("-", "")) + 1
     target[position:position] = new
     page.last_edited = stamp
     return {
@@ -224,6 +298,45 @@ def append_blocks(world: World, p: AppendBlocks) -> dict[str, Any]:
         "has_more": False,
         "next_cursor": None,
     }
+
+
+@tool("NOTION_APPEND_TEXT_BLOCKS", AppendBlocks)
+def append_blocks(world: World, p: AppendBlocks) -> dict[str, Any]:
+    """Append text blocks to a page or block, at the end or after a given child."""
+    return _append(world, p.block_id, p.children, p.after, APPENDABLE)
+
+
+class AppendTaskBlocks(Params):
+    block_id: str = Field(description="Page or block to append to.")
+    children: list[dict[str, Any]] = Field(
+        description="Task blocks: to_do ({rich_text, checked}), callout or toggle ({rich_text}); "
+        "each {type, <type>: {...}}."
+    )
+    after: str | None = Field(default=None, description="Insert after this child block.")
+
+
+@tool("NOTION_APPEND_TASK_BLOCKS", AppendTaskBlocks, confirmed=False)
+def append_task_blocks(world: World, p: AppendTaskBlocks) -> dict[str, Any]:
+    """Append to-do, callout or toggle blocks to a page or block."""
+    return _append(world, p.block_id, p.children, p.after, TASK_TYPES)
+
+
+class AppendTableBlocks(Params):
+    block_id: str = Field(
+        description="A page or block to add a new table to, or a table block to add rows to."
+    )
+    children: list[dict[str, Any]] = Field(
+        description="Either table blocks ({type: table, table: {table_width, has_column_header, "
+        "children: [table_row...]}}) for a page, or table_row blocks ({type: table_row, "
+        "table_row: {cells: [[rich_text], ...]}}) to add rows to an existing table."
+    )
+    after: str | None = Field(default=None, description="Insert after this child block (or row).")
+
+
+@tool("NOTION_APPEND_TABLE_BLOCKS", AppendTableBlocks, confirmed=False)
+def append_table_blocks(world: World, p: AppendTableBlocks) -> dict[str, Any]:
+    """Add a table to a page, or add rows to an existing table (one cell per column)."""
+    return _append(world, p.block_id, p.children, p.after, {"table", "table_row"})
 
 
 class UpdateBlock(Params):
@@ -276,3 +389,95 @@ def delete_block(world: World, p: DeleteBlock) -> dict[str, Any]:
     block.archived = True
     block.last_edited = page.last_edited = world.tick()
     return render_block(block)
+
+
+def _property_text(name: str, value: Any) -> str:
+    """Accept a property value as Notion sends it (title/rich_text/select/status) or as plain text."""
+    if isinstance(value, str | list):
+        return plain(value)
+    if isinstance(value, dict):
+        for kind in ("title", "rich_text"):
+            if kind in value:
+                return plain(value[kind])
+        for kind in ("select", "status"):
+            option = value.get(kind)
+            if isinstance(option, dict) and isinstance(option.get("name"), str):
+                return str(option["name"])
+    raise ToolError(f"properties.{name}: expected text, a rich_text array, or a title/rich_text/select value")
+
+
+class UpdatePage(Params):
+    page_id: str
+    properties: dict[str, Any] = Field(
+        default_factory=dict,
+        description="Property name -> value, e.g. {title: [rich_text]} or {Status: {select: {name}}}.",
+    )
+    archived: bool | None = Field(default=None, description="true moves the page to trash.")
+    icon: dict[str, Any] | None = None
+    cover: dict[str, Any] | None = None
+
+
+@tool("NOTION_UPDATE_PAGE", UpdatePage, confirmed=False)
+def update_page(world: World, p: UpdatePage) -> dict[str, Any]:
+    """Change a page's title or existing properties (its content is blocks: use NOTION_UPDATE_BLOCK)."""
+    page = find_page(world, p.page_id)
+    if not p.properties and p.archived is None and p.icon is None and p.cover is None:
+        raise ToolError("Nothing to update: give properties, archived, icon or cover")
+    updates: dict[str, str] = {}
+    title: str | None = None
+    for name, value in p.properties.items():
+        text = _property_text(name, value)
+        if name.lower() in ("title", "name"):
+            if not text.strip():
+                raise ToolError("the title must not be empty")
+            title = text
+        elif name in page.properties:
+            updates[name] = text
+        else:
+            raise ToolError(f"{name} is not a property that exists.")
+    if title is not None:
+        page.title = title
+    page.properties.update(updates)
+    if p.archived is not None:
+        page.archived = p.archived
+    page.last_edited = world.tick()
+    return render_page(page)
+
+
+class CreatePage(Params):
+    parent_id: str = Field(description="Id of the parent page.")
+    title: str = Field(description="Title of the new page.")
+    icon: str | None = Field(default=None, description="A single emoji.")
+    cover: str | None = Field(default=None, description="Public image URL.")
+
+
+@tool("NOTION_CREATE_NOTION_PAGE", CreatePage, confirmed=False)
+def create_page(world: World, p: CreatePage) -> dict[str, Any]:
+    """Create an empty page under a parent page; add its content with the append tools."""
+    parent = find_page(world, p.parent_id)
+    if not p.title.strip():
+        raise ToolError("title must not be empty")
+    stamp = world.tick()
+    page = Page(
+        id=world.make_uuid("page-new", world.clock),
+        title=p.title,
+        path=[*parent.path, parent.title],
+        created_by="agent",
+        last_edited=stamp,
+    )
+    world.notion.pages.append(page)
+    return render_page(page)
+
+
+class ArchivePage(Params):
+    page_id: str = Field(description="Id of the page.")
+    archive: bool = Field(default=True, description="true moves the page to trash, false restores it.")
+
+
+@tool("NOTION_ARCHIVE_NOTION_PAGE", ArchivePage)
+def archive_page(world: World, p: ArchivePage) -> dict[str, Any]:
+    """Archive (move to trash) or restore a page."""
+    page = find_page(world, p.page_id)
+    page.archived = p.archive
+    page.last_edited = world.tick()
+    return render_page(page)
