@@ -1,0 +1,96 @@
+"""Checks on Kubernetes manifests, read with a YAML parser and compared as quantities.
+
+`"4Gi"`, `4Gi` and `"4096Mi"` are the same memory limit; a regex on the text would disagree. The
+Deployment is found by `kind` (multi-document files are fine), the container by name when given.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import yaml
+
+from evals.grade.checks.nightshift_code import changed_heads
+from evals.grade.registry import CheckResult, GradeContext, check
+
+UNITS = {
+    "": 1,
+    "k": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+}
+QUANTITY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kMGT]i?|)\s*$")
+
+
+def quantity_bytes(value: object) -> float | None:
+    """A Kubernetes memory quantity in bytes, or None when it is not one."""
+    match = QUANTITY.match(str(value))
+    if not match:
+        return None
+    return float(match.group(1)) * UNITS[match.group(2)]
+
+
+def deployments(text: str) -> list[dict[str, Any]]:
+    return [
+        doc for doc in yaml.safe_load_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"
+    ]
+
+
+def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, Any]]:
+    spec = deployment.get("spec", {}).get("template", {}).get("spec", {}) or {}
+    found = [c for c in spec.get("containers", []) or [] if isinstance(c, dict)]
+    return [c for c in found if name is None or c.get("name") == name]
+
+
+def _read(ctx: GradeContext, path: str, pick: Any, expected: object, describe: str) -> CheckResult:
+    notes = []
+    for label, files in changed_heads(ctx, path):
+        if path not in files:
+            notes.append(f"{label}: {path} is missing")
+            continue
+        try:
+            docs = deployments(files[path])
+        except yaml.YAMLError as exc:
+            notes.append(f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
+            continue
+        if not docs:
+            notes.append(f"{label}: no Deployment in {path}")
+            continue
+        values = [pick(doc) for doc in docs]
+        if all(v == expected for v in values):
+            return CheckResult(True, f"{label}: {describe} = {values[0]!r}")
+        notes.append(f"{label}: {describe} = {', '.join(repr(v) for v in values)}")
+    if not notes:
+        return CheckResult(False, f"no pull request or push changed {path}")
+    return CheckResult(False, f"expected {describe} = {expected!r}; " + "; ".join(notes))
+
+
+@check("k8s.replicas")
+def replicas(ctx: GradeContext, path: str, equals: int) -> CheckResult:
+    """At a head that changed `path`, every Deployment in it has `spec.replicas == equals`."""
+    return _read(ctx, path, lambda d: (d.get("spec") or {}).get("replicas"), equals, "spec.replicas")
+
+
+@check("k8s.memory_limit")
+def memory_limit(ctx: GradeContext, path: str, equals: str, container: str | None = None) -> CheckResult:
+    """At a head that changed `path`, the container's `resources.limits.memory` is `equals`."""
+    wanted = quantity_bytes(equals)
+
+    def pick(doc: dict[str, Any]) -> object:
+        containers = _containers(doc, container)
+        if not containers:
+            return "no such container"
+        limits = [((c.get("resources") or {}).get("limits") or {}).get("memory") for c in containers]
+        if all(quantity_bytes(v) == wanted for v in limits):
+            return wanted
+        return ", ".join(str(v) for v in limits)
+
+    result = _read(ctx, path, pick, wanted, "resources.limits.memory")
+    detail = result.detail.replace(repr(wanted), repr(equals))
+    return CheckResult(result.passed, detail, result.evidence)

@@ -1,0 +1,207 @@
+"""Notion checks by block key, type and position: a field changed in place, rows left alone.
+
+The seed's published runs lost points exactly here: the agent appended "Status: RESOLVED" at the
+bottom while the Status field still read OPEN. So a field is read from its keyed seed block, a
+section is the blocks between its heading and the next heading, and rows that must stay untouched
+are compared cell by cell with the seeded world.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from evals.grade.checks.common import mentions_pr, primary_repo
+from evals.grade.checks.nightshift_code import dotted
+from evals.grade.registry import CheckResult, GradeContext, check, evidence
+from evals.world.model import Block
+from evals.world.outcome import Outcome, PageSnapshot
+
+HEADINGS = {"heading_1", "heading_2", "heading_3"}
+
+
+def page_of(outcome: Outcome, key: str) -> PageSnapshot:
+    page = outcome.page(key)
+    if page is None:
+        raise LookupError(f"page {key!r} is missing from the outcome")
+    return page
+
+
+def keyed(page: PageSnapshot, key: str) -> Block | None:
+    return next((b for top in page.blocks for b in top.walk() if b.key == key), None)
+
+
+def block_text(block: Block) -> str:
+    return " | ".join(block.cells) if block.cells is not None else block.text
+
+
+def section(page: PageSnapshot, heading: str) -> list[Block]:
+    """Top-level blocks after the keyed heading, up to the next heading (children included)."""
+    out: list[Block] = []
+    inside = False
+    for block in page.blocks:
+        if block.key == heading:
+            inside = True
+            continue
+        if inside and block.type in HEADINGS and not block.archived:
+            break
+        if inside:
+            out.extend(block.walk())
+    return out
+
+
+def _agent_appended(page: PageSnapshot, pattern: re.Pattern[str]) -> bool:
+    return any(
+        b.created_by == "agent" and not b.archived and pattern.search(block_text(b))
+        for top in page.blocks
+        for b in top.walk()
+    )
+
+
+@check("notion.block_says")
+def block_says(ctx: GradeContext, page: str, block: str, pattern: str) -> CheckResult:
+    """The keyed seed block itself now matches `pattern` (case-insensitive): changed in place."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, block)
+    regex = re.compile(pattern, re.IGNORECASE)
+    if target is None or target.archived:
+        return CheckResult(False, f"{snap.title}: the {block!r} block was deleted")
+    text = block_text(target)
+    if regex.search(text):
+        return CheckResult(True, f"{snap.title}: {block} reads {text[:120]!r}")
+    hint = (
+        " (the agent appended it below instead of changing the field)" if _agent_appended(snap, regex) else ""
+    )
+    return CheckResult(False, f"{snap.title}: {block} still reads {text[:120]!r}{hint}", text[:400])
+
+
+@check("notion.section_links_pr")
+def section_links_pr(ctx: GradeContext, page: str, heading: str) -> CheckResult:
+    """The section under the keyed heading (edited or new blocks) links a pull request of this run."""
+    snap = page_of(ctx.outcome, page)
+    blocks = [b for b in section(snap, heading) if not b.archived and (b.edited or b.created_by == "agent")]
+    text = "\n".join(block_text(b) for b in blocks)
+    links = mentions_pr(text, ctx.outcome)
+    if links:
+        return CheckResult(True, f"{snap.title}: the {heading} section links {', '.join(links)}")
+    if not blocks:
+        return CheckResult(False, f"{snap.title}: nothing written in the {heading} section")
+    return CheckResult(False, f"{snap.title}: the {heading} section has no PR link of this run", text[:400])
+
+
+@check("notion.table_new_rows")
+def table_new_rows(ctx: GradeContext, page: str, table: str, at_least: int) -> CheckResult:
+    """At least `at_least` new entries in the keyed table: agent rows in it, or agent blocks placed
+    right after it (before the next heading)."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, table)
+    if target is None or target.archived:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    rows = [c for c in target.children if c.created_by == "agent" and not c.archived]
+    after: list[Block] = []
+    tops = snap.blocks
+    index = next((i for i, b in enumerate(tops) if b.key == table), len(tops))
+    for block in tops[index + 1 :]:
+        if block.type in HEADINGS or block.created_by != "agent":
+            break
+        if not block.archived:
+            after.append(block)
+    count = len(rows) + len(after)
+    detail = f"{snap.title}: {count} new {table} entr{'y' if count == 1 else 'ies'}"
+    return CheckResult(count >= at_least, detail + ("" if count >= at_least else f", need {at_least}"))
+
+
+@check("notion.rows_untouched")
+def rows_untouched(ctx: GradeContext, page: str, table: str, rows: list[str]) -> CheckResult:
+    """The listed rows of the keyed table still read exactly as seeded, and none was deleted."""
+    snap = page_of(ctx.outcome, page)
+    seeded = page_of(ctx.seeded, page)
+    now, then = keyed(snap, table), keyed(seeded, table)
+    if now is None or then is None or now.archived:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    changed = []
+    for key in rows:
+        row, original = now.row(key), then.row(key)
+        if row is None or row.archived:
+            changed.append(f"{key} deleted")
+        elif original is not None and row.cells != original.cells:
+            changed.append(f"{key}: {' | '.join(original.cells or [])} -> {' | '.join(row.cells or [])}")
+    if changed:
+        return CheckResult(
+            False, f"{snap.title}: rows that must stay untouched changed: " + "; ".join(changed)
+        )
+    return CheckResult(True, f"{snap.title}: {', '.join(rows)} untouched")
+
+
+@check("notion.row_links_pr")
+def row_links_pr(ctx: GradeContext, page: str, table: str, rows: list[str], column: str) -> CheckResult:
+    """Each listed row's `column` cell links a pull request of this run."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, table)
+    if target is None:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    index = target.column(column)
+    if index is None:
+        return CheckResult(False, f"{snap.title}: no column {column!r}")
+    missing = []
+    for key in rows:
+        row = target.row(key)
+        cell = row.cells[index] if row is not None and row.cells is not None and not row.archived else ""
+        if not mentions_pr(cell, ctx.outcome):
+            missing.append(f"{key} ({cell or 'empty'})")
+    if missing:
+        return CheckResult(False, f"{snap.title}: no PR link in {column} for " + ", ".join(missing))
+    return CheckResult(True, f"{snap.title}: {', '.join(rows)} link their PRs")
+
+
+def agent_page_text(page: PageSnapshot) -> str:
+    """Everything the agent wrote on a page: new blocks and edited seed blocks, in page order."""
+    return "\n".join(
+        block_text(b)
+        for top in page.blocks
+        for b in top.walk()
+        if not b.archived and (b.created_by == "agent" or b.edited) and b.type != "table"
+    )
+
+
+def routes(source: str, call: str = "Route") -> list[tuple[str, str]]:
+    """(METHOD, path) pairs from `Route("GET", "/x", ...)` calls or `@app.get("/x")` decorators."""
+    out: list[tuple[str, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = dotted(node.func).split(".")[-1]
+        args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if name == call and len(args) >= 2:
+            out.append((args[0].upper(), args[1]))
+        elif name in {"get", "post", "put", "patch", "delete"} and args and args[0].startswith("/"):
+            out.append((name.upper(), args[0]))
+    return out
+
+
+@check("notion.documents_routes")
+def documents_routes(ctx: GradeContext, page: str, source: str) -> CheckResult:
+    """The agent's text on the page names every endpoint path the seeded `source` defines."""
+    snap = page_of(ctx.outcome, page)
+    text = agent_page_text(snap)
+    wanted = routes(primary_repo(ctx.outcome).seed_files[source])
+    if not text.strip():
+        return CheckResult(False, f"{snap.title}: nothing written")
+    missing = [f"{m} {p}" for m, p in wanted if p not in text]
+    if missing:
+        return CheckResult(False, f"{snap.title}: endpoints not documented: {', '.join(missing)}", text[:400])
+    return CheckResult(True, f"{snap.title}: all {len(wanted)} endpoints named")
+
+
+@evidence("notion.page_text")
+def page_text(ctx: GradeContext, page: str) -> str:
+    """What the agent wrote on one page (new and edited blocks, in order)."""
+    snap = page_of(ctx.outcome, page)
+    return f"## {snap.title}\n{agent_page_text(snap) or '(nothing written)'}"
+
+
+@evidence("notion.api_docs")
+def api_docs(ctx: GradeContext, page: str, source: str) -> str:
+    """The route source the docs must describe, then what the agent wrote on the API page."""
+    code = primary_repo(ctx.outcome).seed_files[source]
+    return f"## {source} (the code being documented)\n{code}\n\n{page_text(ctx, page)}"

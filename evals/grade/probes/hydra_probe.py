@@ -1,0 +1,187 @@
+"""Runs inside the probe subprocess: import the agent's pipeline code and watch it work.
+
+Started as a script (`python -I hydra_probe.py SPEC_JSON`) with the head's files and the stub
+`redis` on `sys.path`. It prints one JSON object with what it measured; deciding pass or fail is
+the parent's job, so the measurements stay visible as evidence. Only the standard library is used:
+this file must run under whatever interpreter and tree the parent hands it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import importlib
+import inspect
+import json
+import sys
+import tracemalloc
+import types
+from collections.abc import Sized
+from typing import Any
+
+BUFFER_TYPES = (bytearray, memoryview)
+MIN_BYTES = 256
+
+
+def retained_buffers(roots: list[Any], depth: int = 5) -> int:
+    """Byte buffers reachable from `roots` through containers and instance attributes."""
+    seen: set[int] = set()
+    count = 0
+    stack: list[tuple[Any, int]] = [(r, 0) for r in roots]
+    while stack:
+        obj, level = stack.pop()
+        if id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, BUFFER_TYPES) or (isinstance(obj, bytes) and len(obj) >= MIN_BYTES):
+            count += 1
+            continue
+        if level >= depth or isinstance(obj, types.ModuleType | type | types.FunctionType | str | int):
+            continue
+        children: list[Any] = []
+        if isinstance(obj, dict):
+            children = list(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset | collections.deque):
+            children = list(obj)
+        elif hasattr(obj, "__dict__") and not callable(obj):
+            children = list(vars(obj).values())
+        elif hasattr(obj, "__dict__"):
+            children = [v for v in vars(obj).values() if not callable(v)]
+        stack.extend((c, level + 1) for c in children)
+    return count
+
+
+def module_state(module: types.ModuleType) -> list[Any]:
+    return [
+        v
+        for k, v in vars(module).items()
+        if not k.startswith("__") and not isinstance(v, types.ModuleType | type | types.FunctionType)
+    ]
+
+
+def call(fn: Any, *args: Any) -> Any:
+    result = fn(*args)
+    if inspect.isawaitable(result):
+        return asyncio.run(_await(result))
+    return result
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def make_processor(module: types.ModuleType, cls_name: str, config_name: str) -> Any:
+    cls = getattr(module, cls_name)
+    config_cls = getattr(module, config_name, None)
+    attempts: list[tuple[tuple[Any, ...], dict[str, Any]]] = [((), {})]
+    if config_cls is not None:
+        attempts += [((), {"config": config_cls()}), ((config_cls(),), {})]
+    errors = []
+    for args, kwargs in attempts:
+        try:
+            return cls(*args, **kwargs)
+        except TypeError as exc:
+            errors.append(str(exc))
+    raise TypeError(f"cannot construct {cls_name}: " + "; ".join(errors))
+
+
+def probe(spec: dict[str, Any]) -> dict[str, Any]:
+    redis: Any = importlib.import_module("redis")  # the stub, first on sys.path
+
+    out: dict[str, Any] = {}
+    client_module = importlib.import_module(spec["client_module"])
+    factory_name = spec["factory"]
+    factory = getattr(client_module, factory_name)
+    calls = [0]
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return factory(*args, **kwargs)
+
+    setattr(client_module, factory_name, counted)  # before the processor binds the name
+
+    out["pool"] = guarded(lambda: pool_section(redis, factory, int(spec.get("factory_calls", 5))))
+    out["batches"] = guarded(lambda: batch_section(spec, redis, calls))
+    return out
+
+
+def guarded(section: Any) -> dict[str, Any]:
+    """One section's measurements, or the error that stopped it (so one crash fails one criterion)."""
+    try:
+        result: dict[str, Any] = section()
+    except BaseException as exc:  # the agent's code may raise anything, even SystemExit
+        return {"error": f"{type(exc).__name__}: {exc}"[:800]}
+    return result
+
+
+def pool_section(redis: Any, factory: Any, n: int) -> dict[str, Any]:
+    """Call the client factory n times: how many pools exist, and do the clients share one?"""
+    clients = [factory() for _ in range(n)]
+    pools = {id(getattr(c, "connection_pool", c)): getattr(c, "connection_pool", None) for c in clients}
+    return {
+        "factory_calls": n,
+        "pools_created": redis.COUNTS["pools"],
+        "clients_created": redis.COUNTS["clients"],
+        "distinct_pools_of_clients": len(pools),
+        "max_connections": sorted(
+            {str(getattr(p, "max_connections", None)) for p in pools.values() if p is not None}
+        ),
+        "pool_types": sorted({type(p).__name__ for p in pools.values()}),
+    }
+
+
+def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[str, Any]:
+    """Run many batches: do buffers accumulate, and is the client factory called per batch?"""
+    module = importlib.import_module(spec["processor_module"])
+    processor = make_processor(module, spec["processor_class"], spec["config_class"])
+    method = getattr(processor, spec["method"])
+    batch = spec["batch"]
+    batches = int(spec["batches"])
+
+    def retained() -> int:
+        return retained_buffers([processor, *module_state(module)])
+
+    before = retained()
+    calls_before, clients_before = calls[0], redis.COUNTS["clients"]
+    call(method, batch)
+    after_first = retained()
+    calls_first, clients_first = calls[0], redis.COUNTS["clients"]
+    warmup = min(10, batches - 1)
+    for _ in range(warmup - 1):
+        call(method, batch)
+    tracemalloc.start()
+    start_bytes = tracemalloc.get_traced_memory()[0]
+    for _ in range(batches - warmup):
+        call(method, batch)
+    grown_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
+    tracemalloc.stop()
+    after_all = retained()
+    list_attr = getattr(processor, spec.get("buffer_list", "_batch_buffers"), None)
+    return {
+        "batches": batches,
+        "retained_before": before,
+        "retained_after_first": after_first,
+        "retained_after_all": after_all,
+        "buffer_list_len": len(list_attr) if isinstance(list_attr, Sized) else None,
+        "traced_growth_bytes": grown_bytes,
+        "factory_calls_first_batch": calls_first - calls_before,
+        "factory_calls_later_batches": calls[0] - calls_first,
+        "clients_created_later_batches": redis.COUNTS["clients"] - clients_first,
+        "clients_created_first_batch": clients_first - clients_before,
+    }
+
+
+def main() -> int:
+    spec = json.loads(sys.argv[1])
+    for path in reversed(spec["path"]):
+        sys.path.insert(0, path)
+    try:
+        result: dict[str, Any] = {"ok": True, **probe(spec)}
+    except BaseException as exc:  # the agent's code may raise anything, even SystemExit
+        result = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:800]}
+    sys.stdout.write("\n" + json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
