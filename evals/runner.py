@@ -184,8 +184,12 @@ async def _run_in(
     return record
 
 
-async def run_trials(p: Plan, rd: RunDir, progress: Progress | None = None) -> None:
-    jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in range(p.trials)]
+async def run_trials(
+    p: Plan, rd: RunDir, progress: Progress | None = None, indices: list[int] | None = None
+) -> None:
+    """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/merge.py)."""
+    picked = range(p.trials) if indices is None else indices
+    jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in picked]
     done = {(r["scenario"], r["trial"]) for r in rd.results()}
     todo = [(ls, choice, t) for ls, choice, t in jobs if (ls.scenario.name, t) not in done]
     limit = asyncio.Semaphore(max(1, p.concurrency))

@@ -10,6 +10,7 @@ from pathlib import Path
 from evals.commands.common import add_config, finish, root
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
+from evals.merge import slice_trials
 from evals.rundir import RunDir
 from evals.runner import new_run_dir, plan, progress_bar, run_meta, run_trials
 
@@ -24,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
     parser.add_argument("--concurrency", type=int, help="trials running at once (default 4)")
     parser.add_argument("--world", default="sandbox", help="where trials run: sandbox (default) or live")
+    parser.add_argument("--trial-slice", metavar="I/N", help="run only slice I of N (0-based) of the trials")
     parser.set_defaults(handler=handle)
 
 
@@ -46,8 +48,11 @@ def handle(args: argparse.Namespace) -> ExitCode:
         raise BadInputError(f"{out}: already holds a run; choose another --out")
     rd = RunDir(out)
     meta = run_meta(p)
+    indices = slice_trials(args.trial_slice, p.trials) if args.trial_slice else None
+    if args.trial_slice:
+        meta["trial_slice"] = args.trial_slice
     rd.write_json("run.json", meta)
     print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {out}", file=sys.stderr)
     with progress_bar() as progress:
-        asyncio.run(run_trials(p, rd, progress))
+        asyncio.run(run_trials(p, rd, progress, indices))
     return finish(p, rd, meta)

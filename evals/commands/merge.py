@@ -1,0 +1,31 @@
+"""`merge`: combine shard run directories into one run, then summarise, gate and report it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evals.commands.common import add_config, finish, plan_for_run
+from evals.errors import ExitCode
+from evals.merge import merge_runs
+from evals.rundir import RunDir
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("merge", help="combine shard run directories into one run (each trial once)")
+    add_config(parser)
+    parser.add_argument("--out", type=Path, required=True, help="run directory to create")
+    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
+    parser.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR", help="shard run directories")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    result = merge_runs(args.shards, args.out)
+    print(f"Merged {len(args.shards)} shard(s), {result.trials} trial(s) → {args.out}", file=sys.stderr)
+    if result.missing:
+        print(f"  missing, counted as errored: {', '.join(result.missing)}", file=sys.stderr)
+    rd = RunDir(args.out)
+    p, meta = plan_for_run(args, rd)
+    return finish(p, rd, meta)

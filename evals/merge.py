@@ -1,0 +1,168 @@
+"""Sharded runs: which trials a shard runs, and how shard run directories become one run again.
+
+The nightly workflow spreads (scenario × trial slice) over a job matrix. A trial's world, prompts
+and replay depend only on its scenario and index, so a shard that runs trial 3 produces what an
+unsharded run would have for trial 3; merging is then a matter of putting every trial back exactly
+once. Two shards that both hold a trial with *different* results mean the matrix overlapped or an
+artifact was mixed up, and silently keeping one would count a trial twice or hide one, so that is
+bad input naming the trial and the shards. The merged run is then summarised and gated like any
+other run, through the same code as `grade` and `compare`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from evals.errors import BadInputError
+from evals.jsonio import canonical
+from evals.rundir import RunDir
+
+SLICE = re.compile(r"^(\d+)/(\d+)$")
+# run.json fields every shard of one nightly run must agree on: a merge of runs of different
+# agents, commits or judges would be a meaningless average.
+MUST_AGREE = ("agent_spec", "commit", "agent_config_hash", "judge_model", "threshold")
+
+
+def parse_slice(spec: str) -> tuple[int, int]:
+    """`I/N` (0-based I < N) as a pair; anything else is a usage error."""
+    match = SLICE.match(spec.strip())
+    if not match:
+        raise BadInputError(f"--trial-slice {spec!r}: expected I/N, e.g. 0/2")
+    index, count = int(match.group(1)), int(match.group(2))
+    if count < 1 or index >= count:
+        raise BadInputError(f"--trial-slice {spec!r}: need 0 <= I < N")
+    return index, count
+
+
+def slice_trials(spec: str, trials: int) -> list[int]:
+    """The contiguous block of trial indices slice `I/N` of `trials` covers.
+
+    Blocks tile `range(trials)` exactly, so the N slices of one run cover every trial once.
+    An empty block is refused: a shard that runs nothing would look like a finished shard.
+    """
+    index, count = parse_slice(spec)
+    block = list(range(index * trials // count, (index + 1) * trials // count))
+    if not block:
+        raise BadInputError(f"--trial-slice {spec}: empty for {trials} trial(s); use at most {trials} slices")
+    return block
+
+
+def shard_matrix(
+    scenarios: list[str], trials: str | int, slices: str | int
+) -> dict[str, list[dict[str, str]]]:
+    """The nightly job matrix: one shard per (scenario, trial slice), as GitHub's `include` list.
+
+    Never more slices than trials, so no shard is empty. `name` is safe for an artifact name.
+    """
+    try:
+        k, n = int(trials), int(slices)
+    except ValueError as exc:
+        raise BadInputError(f"trials {trials!r} and slices {slices!r} must be whole numbers") from exc
+    if k < 1 or n < 1:
+        raise BadInputError(f"trials ({k}) and slices ({n}) must be at least 1")
+    if not scenarios:
+        raise BadInputError("no scenarios to shard")
+    n = min(n, k)
+    return {
+        "include": [
+            {"scenario": s, "slice": f"{i}/{n}", "name": f"{s}-{i}-of-{n}"}
+            for s in scenarios
+            for i in range(n)
+        ]
+    }
+
+
+@dataclass
+class MergeResult:
+    meta: dict[str, Any]
+    trials: int = 0
+    missing: list[str] = field(default_factory=list)
+
+
+def _read_meta(shard: Path) -> dict[str, Any]:
+    path = shard / "run.json"
+    if not path.is_file():
+        raise BadInputError(f"{path}: not a run directory (no run.json)")
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{path}: corrupt: {exc}") from exc
+    return data
+
+
+def merged_meta(metas: dict[Path, dict[str, Any]]) -> dict[str, Any]:
+    """One run.json for the whole: shards must agree on what was run; scenarios are the union."""
+    first_path, first = next(iter(metas.items()))
+    for path, meta in metas.items():
+        for key in MUST_AGREE:
+            if meta.get(key) != first.get(key):
+                raise BadInputError(
+                    f"{path}: run.json {key} is {meta.get(key)!r} but {first_path} has {first.get(key)!r}; "
+                    "shards of different runs cannot be merged"
+                )
+    scenarios: list[str] = []
+    for meta in metas.values():
+        scenarios += [s for s in meta["scenarios"] if s not in scenarios]
+    merged = {k: v for k, v in first.items() if k != "trial_slice"}
+    merged["scenarios"] = scenarios
+    merged["trials"] = max(int(m["trials"]) for m in metas.values())
+    merged["started"] = min(str(m.get("started", "")) for m in metas.values())
+    merged["merged_from"] = [p.name for p in metas]
+    return merged
+
+
+def merge_runs(shards: list[Path], out: Path) -> MergeResult:
+    """Copy every shard's trials into `out` once, and write its run.json and results.jsonl."""
+    if not shards:
+        raise BadInputError("merge: name at least one shard run directory")
+    if (out / "results.jsonl").exists():
+        raise BadInputError(f"{out}: already holds a run; choose another --out")
+    metas = {shard: _read_meta(shard) for shard in shards}
+    meta = merged_meta(metas)
+    owner: dict[tuple[str, int], tuple[Path, dict[str, Any]]] = {}
+    for shard in shards:
+        for record in RunDir(shard).results():
+            key = (record["scenario"], int(record["trial"]))
+            if key in owner:
+                other, seen = owner[key]
+                if canonical(seen) != canonical(record):
+                    raise BadInputError(
+                        f"trial {key[0]}#{key[1]} is in both {other} and {shard} with different results; "
+                        "each trial must come from exactly one shard"
+                    )
+                continue
+            owner[key] = (shard, record)
+    rd = RunDir(out)
+    rd.write_json("run.json", meta)
+    for (scenario, trial), (shard, record) in sorted(owner.items()):
+        source = RunDir(shard).trial_dir(scenario, trial)
+        if source.is_dir():
+            shutil.copytree(source, rd.trial_dir(scenario, trial), dirs_exist_ok=True)
+        rd.append_result(record)
+    expected = {(s, t) for s in meta["scenarios"] for t in range(meta["trials"])}
+    missing = sorted(expected - owner.keys())
+    for scenario, trial in missing:
+        rd.append_result(missing_record(meta, scenario, trial))
+    return MergeResult(meta=meta, trials=len(owner), missing=[f"{s}#{t}" for s, t in missing])
+
+
+def missing_record(meta: dict[str, Any], scenario: str, trial: int) -> dict[str, Any]:
+    """A trial no shard delivered is an infrastructure failure: counted as errored, never scored.
+
+    Recording it (rather than leaving it out) keeps the gate honest: a nightly whose shards mostly
+    died gets the `error` verdict instead of a confident score over the few trials that survived.
+    """
+    return {
+        "scenario": scenario,
+        "trial": trial,
+        "status": "error",
+        "agent": meta.get("agent", ""),
+        "error": "no shard delivered this trial (its shard job failed or its artifact is missing)",
+        "grade": None,
+        "metrics": {},
+    }
