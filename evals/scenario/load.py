@@ -7,11 +7,15 @@ cross-file mistakes such as an email from an unknown persona are reported here w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from evals.errors import BadInputError
-from evals.loading import read_data, validate
-from evals.scenario.model import Scenario
+from evals.loading import describe_validation_error, read_data, validate
+from evals.scenario.model import Email, PageSpec, Scenario
+
+M = TypeVar("M", bound=BaseModel)
 
 SCENARIO_FILE = "scenario.yaml"
 
@@ -48,6 +52,14 @@ def _read_repo_files(root: Path) -> dict[str, str]:
     return files
 
 
+def _validate_list(model: type[M], path: Path) -> list[M]:
+    """Validate a data file holding a list of `model`, so an error names that file, not scenario.yaml."""
+    try:
+        return TypeAdapter(list[model]).validate_python(read_data(path))  # type: ignore[valid-type]
+    except ValidationError as exc:
+        raise BadInputError(describe_validation_error(path, exc)) from exc
+
+
 def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
     folder = scenarios_dir / name
     meta_path = folder / SCENARIO_FILE
@@ -62,8 +74,8 @@ def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
         raise BadInputError(f"{meta_path}: prompts: expected a mapping with `system` and `task`")
     data = dict(meta)
     data["prompts"] = {key: _read_prompt(folder, prompts.get(key), key) for key in ("system", "task")}
-    data["emails"] = read_data(folder / "emails.yaml")
-    data["pages"] = read_data(folder / "notion.yaml")
+    data["emails"] = _validate_list(Email, folder / "emails.yaml")
+    data["pages"] = _validate_list(PageSpec, folder / "notion.yaml")
     repo_meta = meta.get("repo")
     repo: dict[str, Any] = repo_meta if isinstance(repo_meta, dict) else {}
     data["files"] = _read_repo_files(folder / str(repo.get("files_dir", "repo")))

@@ -16,7 +16,9 @@ class Persona(Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     name: str
     role: str
-    address: str = Field(pattern=r"^[^@\s]+@[^@\s]+\.(example|test|invalid)$|^[^@\s]+@example\.(com|org|net)$")
+    address: str = Field(
+        pattern=r"^[^@\s]+@[^@\s]+\.(example|test|invalid)$|^[^@\s]+@example\.(com|org|net)$"
+    )
 
 
 class Email(Strict):
