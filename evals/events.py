@@ -1,0 +1,140 @@
+"""What the PR workflow needs from the GitHub event that started it: label, PR number, fork or not.
+
+GitHub hands every step the webhook payload as a JSON file (`$GITHUB_EVENT_PATH`). The job-level
+`if:` in `.github/workflows/evals-pr.yml` already keeps fork PRs away from the job that holds
+secrets; reading the payload again here is the second lock on that door (a refactored `if:` that
+lets a fork through still stops at this step) and gives later steps the PR number through
+`$GITHUB_OUTPUT` without `${{ }}` expressions inside `run:`.
+
+`python -m evals.events --require-label run-evals --refuse-fork` prints `key=value` lines
+(`number`, `label`, `fork`, `head_sha`, `repository`) and exits 0, or exits 2 naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from evals.errors import BadInputError, EvalError, ExitCode
+
+
+class _Repo(BaseModel):
+    full_name: str
+
+
+class _Side(BaseModel):
+    ref: str
+    sha: str
+    repo: _Repo | None = None  # null when the fork the PR came from has been deleted
+
+
+class _PullRequest(BaseModel):
+    number: int
+    head: _Side
+    base: _Side
+
+
+class _Label(BaseModel):
+    name: str
+
+
+class _PullRequestEvent(BaseModel):
+    """The subset of the `pull_request` webhook payload we read; other fields are ignored."""
+
+    action: str
+    number: int
+    pull_request: _PullRequest
+    repository: _Repo
+    label: _Label | None = None
+
+
+@dataclass(frozen=True)
+class PullRequestContext:
+    number: int
+    action: str
+    label: str | None
+    repository: str
+    head_repository: str | None
+    head_sha: str
+
+    @property
+    def is_fork(self) -> bool:
+        """A PR whose head is not in this repository, including one whose fork was deleted."""
+        return self.head_repository != self.repository
+
+    def outputs(self) -> dict[str, str]:
+        return {
+            "number": str(self.number),
+            "label": self.label or "",
+            "fork": "true" if self.is_fork else "false",
+            "head_sha": self.head_sha,
+            "repository": self.repository,
+        }
+
+
+def read_pull_request_event(path: Path) -> PullRequestContext:
+    """Parse a `pull_request` payload file; a missing, corrupt or non-PR payload is bad input."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"{path}: cannot read the event payload: {exc}") from exc
+    try:
+        event = _PullRequestEvent.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadInputError(f"{path}: not a pull_request event payload ({where}: {first['msg']})") from exc
+    head = event.pull_request.head.repo
+    return PullRequestContext(
+        number=event.pull_request.number,
+        action=event.action,
+        label=event.label.name if event.label else None,
+        repository=event.repository.full_name,
+        head_repository=head.full_name if head else None,
+        head_sha=event.pull_request.head.sha,
+    )
+
+
+def check(ctx: PullRequestContext, *, require_label: str | None, refuse_fork: bool) -> None:
+    """Refuse to go on for the wrong label or a fork PR: both mean this job should not have started."""
+    if require_label is not None and ctx.label != require_label:
+        raise BadInputError(
+            f"PR #{ctx.number}: event label is {ctx.label!r}, this job runs on {require_label!r}"
+        )
+    if refuse_fork and ctx.is_fork:
+        raise BadInputError(
+            f"PR #{ctx.number} comes from {ctx.head_repository or 'a deleted fork'}, not {ctx.repository}: "
+            "fork PRs are never run with the eval secrets"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m evals.events", description=__doc__)
+    parser.add_argument("--event", type=Path, help="payload file (default: $GITHUB_EVENT_PATH)")
+    parser.add_argument("--require-label", help="exit 2 unless the event's label is this one")
+    parser.add_argument("--refuse-fork", action="store_true", help="exit 2 for a PR from another repository")
+    args = parser.parse_args(argv)
+    path = args.event or (
+        Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
+    )
+    try:
+        if path is None:
+            raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
+        ctx = read_pull_request_event(path)
+        check(ctx, require_label=args.require_label, refuse_fork=args.refuse_fork)
+    except EvalError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return int(exc.exit_code)
+    for key, value in ctx.outputs().items():
+        print(f"{key}={value}")
+    return int(ExitCode.PASS)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

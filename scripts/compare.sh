@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Stage "compare": the gate. Compares RUN_DIR with the baseline (`python -m evals compare`), rewrites
+# summary.json and report.md, and exits with the verdict's code: 0 pass, 1 regression,
+# 3 infrastructure error, 4 not comparable. This is the step that turns the check red.
+# Inputs (env): RUN_DIR, EVALS_BASELINE (optional baseline file).
+set -euo pipefail
+args=(compare --run "${RUN_DIR:?RUN_DIR is required}")
+[[ -n "${EVALS_BASELINE:-}" ]] && args+=(--baseline "$EVALS_BASELINE")
+exec python -m evals "${args[@]}"
