@@ -51,6 +51,24 @@ class RepoSnapshot(Snap):
     pulls: list[PullSnapshot] = Field(default_factory=list)
     branches: dict[str, str] = Field(default_factory=dict)
 
+    def merged(self) -> dict[str, str]:
+        """The repo as it would be once every open PR is merged into the default branch, in PR order.
+
+        Graders use it for whole-repo properties ("the secret is gone from the repo") when the work
+        is split over several PRs, each branched from main and so still holding the others' bugs.
+        A later PR wins where two change the same path.
+        """
+        files = dict(self.main_files)
+        for pr in self.pulls:
+            if pr.state != "open" and not pr.merged:
+                continue
+            for path in pr.changed:
+                if path in pr.files:
+                    files[path] = pr.files[path]
+                else:
+                    files.pop(path, None)
+        return files
+
     def heads(self) -> list[tuple[str, dict[str, str]]]:
         """(label, files) for every state the agent produced: each PR head, and main if it pushed there."""
         out = [(f"PR #{p.number}", p.files) for p in self.pulls]
