@@ -192,7 +192,7 @@ async def run_trials(
     jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in picked]
     done = {(r["scenario"], r["trial"]) for r in rd.results()}
     todo = [(ls, choice, t) for ls, choice, t in jobs if (ls.scenario.name, t) not in done]
-    limit = asyncio.Semaphore(max(1, p.concurrency))
+    limit = asyncio.Semaphore(max(1, min(p.concurrency, getattr(p.backend, "max_concurrency", p.concurrency))))
     task = progress.add_task("trials", total=len(jobs), completed=len(jobs) - len(todo)) if progress else None
 
     async def one(ls: LoadedScenario, choice: AgentChoice, trial: int) -> None:

@@ -63,7 +63,16 @@ class SandboxBackend:
         return SandboxEnvironment(seed(scenario, trial))
 
 
-BACKENDS: dict[str, Callable[[], Backend]] = {"sandbox": SandboxBackend}
+def _live() -> Backend:
+    """Imported on demand: the live clients (PyGithub, notion-client, composio) load only when used.
+    Reads and checks its credentials here, so a bad key exits 2 before a run directory exists.
+    Trials share one inbox, so it declares `max_concurrency = 1`, which the runner honours."""
+    from evals.live import LiveBackend
+
+    return LiveBackend()
+
+
+BACKENDS: dict[str, Callable[[], Backend]] = {"sandbox": SandboxBackend, "live": _live}
 
 
 def make_backend(name: str) -> Backend:

@@ -1,0 +1,46 @@
+"""`seed-inbox`: deliver a scenario's emails to the live agent's Gmail, once, from the persona
+mailboxes (through Composio). Safe to rerun: emails already in the inbox are skipped."""
+
+from __future__ import annotations
+
+import argparse
+
+from tabulate import tabulate
+
+from evals.commands.common import add_config, root
+from evals.config import load_config
+from evals.errors import ExitCode
+from evals.live.composio_api import ComposioApi
+from evals.live.config import check_personas, load_live_config
+from evals.live.gmail import seed_inbox
+from evals.scenario import load_scenario
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "seed-inbox", help="live mode: deliver the scenarios' emails to the agent's Gmail"
+    )
+    add_config(parser)
+    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    config, project = load_config(root(), args.config)
+    live = load_live_config()
+    scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
+    for scenario in scenarios:
+        check_personas(live, sorted({e.sender for e in scenario.emails}), scenario.name)
+    api = ComposioApi(live)
+    api.check()
+    rows = []
+    for scenario in scenarios:
+        for email_id, status in seed_inbox(api, live, scenario):
+            email = next(e for e in scenario.emails if e.id == email_id)
+            rows.append([scenario.name, email_id, email.sender, email.subject, status])
+    print(tabulate(rows, headers=["scenario", "email", "from", "subject", "status"]))
+    print(
+        f"Inbox of {live.agent_address}: {sum(r[-1] == 'sent' for r in rows)} sent, "
+        f"{sum(r[-1] == 'present' for r in rows)} already there."
+    )
+    return ExitCode.PASS

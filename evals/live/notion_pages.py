@@ -1,0 +1,213 @@
+"""A trial's Notion pages through notion-client: create them fresh, read them back, archive them.
+
+Each trial gets one container page under the configured parent, named like the trial's repo, and
+the scenario's pages inside it. Seeded blocks are mapped to scenario keys by position right after
+creation (block ids are Notion's, not ours), so the snapshot gives graders the same `key`s as the
+sandbox and tells seeded blocks from ones the agent added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from notion_client import Client
+from notion_client.errors import APIResponseError
+
+from evals.scenario.model import BlockSpec, PageSpec, Scenario
+from evals.world.model import HEADER_KEY, Block
+from evals.world.outcome import PageSnapshot
+
+MAX_CHILDREN = 100  # Notion's limit per create/append request
+
+
+def _d(result: object) -> dict[str, Any]:
+    """notion-client's sync methods are typed as sync-or-async; ours are always sync dicts."""
+    if not isinstance(result, dict):
+        raise TypeError(f"expected a JSON object from Notion, got {type(result).__name__}")
+    return result
+
+
+def rich_text(text: str) -> list[dict[str, Any]]:
+    return [{"type": "text", "text": {"content": text}}] if text else []
+
+
+def plain(items: list[dict[str, Any]]) -> str:
+    return "".join(str(item.get("plain_text", item.get("text", {}).get("content", ""))) for item in items)
+
+
+def block_body(spec: BlockSpec) -> dict[str, Any]:
+    """The Notion API object for one scenario block (a table carries its rows, header first)."""
+    if spec.type == "divider":
+        return {"object": "block", "type": "divider", "divider": {}}
+    if spec.type == "table":
+        columns = list(spec.columns or [])
+        rows = [columns, *(spec.rows or [])]
+        return {
+            "object": "block",
+            "type": "table",
+            "table": {
+                "table_width": len(columns),
+                "has_column_header": True,
+                "has_row_header": False,
+                "children": [
+                    {
+                        "object": "block",
+                        "type": "table_row",
+                        "table_row": {"cells": [rich_text(c) for c in row]},
+                    }
+                    for row in rows
+                ],
+            },
+        }
+    body: dict[str, Any] = {"rich_text": rich_text(spec.text)}
+    if spec.type == "to_do":
+        body["checked"] = bool(spec.checked)
+    if spec.type == "code":
+        body["language"] = "plain text"
+    return {"object": "block", "type": spec.type, spec.type: body}
+
+
+@dataclass
+class SeededBlock:
+    key: str | None
+    block: Block
+
+
+@dataclass
+class SeededPage:
+    key: str
+    id: str
+    title: str
+    path: list[str]
+    seeded: dict[str, SeededBlock] = field(default_factory=dict)  # block id -> seed
+
+
+@dataclass
+class SeededNotion:
+    container_id: str
+    pages: list[SeededPage]
+
+
+def _children(notion: Client, block_id: str) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:
+        kwargs: dict[str, Any] = {"block_id": block_id, "page_size": MAX_CHILDREN}
+        if cursor:
+            kwargs["start_cursor"] = cursor
+        response = _d(notion.blocks.children.list(**kwargs))
+        out.extend(response["results"])
+        cursor = response.get("next_cursor") if response.get("has_more") else None
+        if not cursor:
+            return out
+
+
+def to_block(notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock]) -> Block:
+    """A Notion block object as the sandbox Block graders read; tables read their rows too."""
+    kind = str(raw["type"])
+    body = raw.get(kind) or {}
+    seed = keys.get(raw["id"])
+    block = Block(
+        id=raw["id"],
+        type=kind,
+        text=plain(body.get("rich_text", [])),
+        key=seed.key if seed else None,
+        checked=body.get("checked") if kind == "to_do" else None,
+        cells=[plain(c) for c in body["cells"]] if kind == "table_row" else None,
+        archived=bool(raw.get("archived") or raw.get("in_trash")),
+        created_by="seed" if seed else "agent",
+        last_edited=str(raw.get("last_edited_time", "")),
+    )
+    if kind == "table" or (raw.get("has_children") and kind != "child_page"):
+        block.children = [to_block(notion, child, keys) for child in _children(notion, raw["id"])]
+    if seed is not None:
+        before = seed.block
+        block.edited = (block.text, block.checked, block.cells) != (before.text, before.checked, before.cells)
+    return block
+
+
+def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, SeededBlock]:
+    """Pair the blocks read back after creation with the specs they were created from."""
+    out: dict[str, SeededBlock] = {}
+    for block, spec in zip(blocks, specs, strict=True):
+        out[block.id] = SeededBlock(spec.key, block.model_copy(deep=True))
+        if spec.type == "table":
+            keys: list[str | None] = [None] * len(spec.rows or [])
+            if spec.row_keys:
+                keys = [*spec.row_keys]
+            row_keys = [HEADER_KEY, *keys]
+            for row, key in zip(block.children, row_keys, strict=True):
+                out[row.id] = SeededBlock(key, row.model_copy(deep=True))
+    return out
+
+
+def _create_page(notion: Client, parent: str, spec: PageSpec) -> SeededPage:
+    bodies = [block_body(b) for b in spec.blocks]
+    page = _d(
+        notion.pages.create(
+            parent={"type": "page_id", "page_id": parent},
+            properties={"title": {"title": rich_text(spec.title)}},
+            children=bodies[:MAX_CHILDREN],
+        )
+    )
+    for start in range(MAX_CHILDREN, len(bodies), MAX_CHILDREN):
+        notion.blocks.children.append(block_id=page["id"], children=bodies[start : start + MAX_CHILDREN])
+    read = [to_block(notion, raw, {}) for raw in _children(notion, page["id"])]
+    return SeededPage(spec.key, page["id"], spec.title, list(spec.path), _keys_by_position(read, spec.blocks))
+
+
+def seed_pages(notion: Client, parent: str, container_title: str, scenario: Scenario) -> SeededNotion:
+    """The trial's container page under `parent`, then every scenario page inside it."""
+    container = _d(
+        notion.pages.create(
+            parent={"type": "page_id", "page_id": parent},
+            properties={"title": {"title": rich_text(container_title)}},
+        )
+    )
+    seeded = SeededNotion(container["id"], [])
+    for spec in scenario.pages:
+        seeded.pages.append(_create_page(notion, container["id"], spec))
+    return seeded
+
+
+def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
+    pages = []
+    for page in seeded.pages:
+        raw = _d(notion.pages.retrieve(page_id=page.id))
+        blocks = [to_block(notion, b, page.seeded) for b in _children(notion, page.id)]
+        present = {b.id for top in blocks for b in top.walk()}
+        for block_id, seed in page.seeded.items():  # seeded blocks the agent deleted: listed as archived
+            if block_id not in present and seed.block.type != "table_row":
+                gone = seed.block.model_copy(update={"archived": True, "key": seed.key})
+                blocks.append(gone)
+        pages.append(
+            PageSnapshot(
+                id=page.id,
+                key=page.key,
+                title=page.title,
+                url=str(raw.get("url", "")),
+                path=page.path,
+                blocks=blocks,
+                archived=bool(raw.get("archived") or raw.get("in_trash")),
+            )
+        )
+    return pages
+
+
+def archive_page(notion: Client, page_id: str) -> None:
+    """Move a page (and everything under it) to the trash; one already gone is fine."""
+    try:
+        notion.pages.update(page_id=page_id, in_trash=True)
+    except APIResponseError as exc:
+        if exc.status != 404:
+            raise
+
+
+def list_child_pages(notion: Client, parent: str) -> list[tuple[str, str]]:
+    """(id, title) of the pages directly under `parent` (the janitor filters them by name)."""
+    return [
+        (b["id"], str(b.get("child_page", {}).get("title", "")))
+        for b in _children(notion, parent)
+        if b.get("type") == "child_page"
+    ]

@@ -1,0 +1,233 @@
+"""A small stateful Notion API fake for notion-client, over the sandbox world's Notion pages.
+
+Pages created through it become sandbox `Page`s (so the fake Composio's Notion tools see them),
+with a parent map on the side: Notion nests pages, the sandbox keeps them flat with a breadcrumb.
+Block objects are rendered by the sandbox's own Notion renderer, the shape Composio passes through.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evals.tools.notion import plain, render_block, render_page
+from evals.world.model import Block, Page
+from tests.fakes import FakeServer, Handler, HttpError, Request, Universe
+
+TEXT = {
+    "paragraph",
+    "heading_1",
+    "heading_2",
+    "heading_3",
+    "bulleted_list_item",
+    "numbered_list_item",
+    "to_do",
+    "callout",
+    "quote",
+    "code",
+}
+
+
+def not_found(what: str) -> HttpError:
+    return HttpError(
+        404,
+        {"object": "error", "status": 404, "code": "object_not_found", "message": f"Could not find {what}"},
+    )
+
+
+class FakeNotion(FakeServer):
+    def __init__(self, universe: Universe, token: str) -> None:
+        self.token = token
+        self.parents: dict[str, str] = {}
+        self.count = 0
+        routes: list[tuple[str, str, Handler]] = [
+            ("POST", r"/v1/pages", self.create_page),
+            ("GET", r"/v1/pages/(?P<id>[^/]+)", self.get_page),
+            ("PATCH", r"/v1/pages/(?P<id>[^/]+)", self.update_page),
+            ("GET", r"/v1/blocks/(?P<id>[^/]+)/children", self.list_children),
+            ("PATCH", r"/v1/blocks/(?P<id>[^/]+)/children", self.append_children),
+            ("GET", r"/v1/blocks/(?P<id>[^/]+)", self.get_block),
+        ]
+        super().__init__(universe, routes)
+        self.denied = {
+            "object": "error",
+            "status": 401,
+            "code": "unauthorized",
+            "message": "API token is invalid.",
+        }
+
+    def authorised(self, request: Request) -> bool:
+        return request.headers.get("authorization") == f"Bearer {self.token}"
+
+    # -- state --------------------------------------------------------------------------------------
+
+    def new_id(self, kind: str) -> str:
+        self.count += 1
+        return self.universe.world.make_uuid("fake-notion", kind, self.count)
+
+    def add_root(self, title: str) -> str:
+        """A page that exists before any run: the configured parent of every trial's pages."""
+        page = Page(id=self.new_id("page"), title=title, last_edited=self.universe.world.at(0))
+        self.universe.world.notion.pages.append(page)
+        return page.id
+
+    def page(self, page_id: str) -> Page:
+        wanted = page_id.replace("-", "")
+        for page in self.universe.world.notion.pages:
+            if page.id.replace("-", "") == wanted:
+                return page
+        raise not_found(f"page with ID: {page_id}")
+
+    def find(self, block_id: str) -> tuple[Page | None, Block | None]:
+        wanted = block_id.replace("-", "")
+        for page in self.universe.world.notion.pages:
+            if page.id.replace("-", "") == wanted:
+                return page, None
+            for block in page.walk():
+                if block.id.replace("-", "") == wanted:
+                    return page, block
+        raise not_found(f"block with ID: {block_id}")
+
+    def breadcrumb(self, page_id: str) -> list[str]:
+        out = []
+        current = self.parents.get(page_id)
+        while current is not None:
+            out.insert(0, self.page(current).title)
+            current = self.parents.get(current)
+        return out
+
+    def block(self, raw: dict[str, Any], stamp: str) -> Block:
+        kind = raw.get("type")
+        body = raw.get(kind) if isinstance(kind, str) else None
+        if not isinstance(body, dict):
+            raise HttpError(
+                400,
+                {
+                    "object": "error",
+                    "status": 400,
+                    "code": "validation_error",
+                    "message": f"bad block {kind!r}",
+                },
+            )
+        block = Block(id=self.new_id("block"), type=kind, last_edited=stamp, created_by="api")
+        if kind == "table":
+            block.children = [self.block(row, stamp) for row in body.get("children", [])]
+        elif kind == "table_row":
+            block.cells = [plain(cell) for cell in body.get("cells", [])]
+        elif kind in TEXT:
+            block.text = plain(body.get("rich_text", []))
+            if kind == "to_do":
+                block.checked = bool(body.get("checked"))
+        elif kind != "divider":
+            raise HttpError(
+                400,
+                {
+                    "object": "error",
+                    "status": 400,
+                    "code": "validation_error",
+                    "message": f"unsupported {kind}",
+                },
+            )
+        return block
+
+    def page_json(self, page: Page) -> dict[str, Any]:
+        out = render_page(page)
+        parent = self.parents.get(page.id)
+        out["parent"] = (
+            {"type": "page_id", "page_id": parent} if parent else {"type": "workspace", "workspace": True}
+        )
+        out["in_trash"] = page.archived
+        out["created_time"] = page.last_edited
+        return out
+
+    # -- handlers ---------------------------------------------------------------------------------
+
+    def create_page(self, request: Request) -> tuple[int, Any]:
+        body = request.body or {}
+        parent_id = str((body.get("parent") or {}).get("page_id", ""))
+        parent = self.page(parent_id)
+        if parent.archived:
+            raise HttpError(
+                400,
+                {
+                    "object": "error",
+                    "status": 400,
+                    "code": "validation_error",
+                    "message": "parent is archived",
+                },
+            )
+        title = plain(body.get("properties", {}).get("title", {}).get("title", []))
+        stamp = self.universe.world.tick()
+        page = Page(id=self.new_id("page"), title=title, last_edited=stamp, created_by="api")
+        page.blocks = [self.block(raw, stamp) for raw in body.get("children", [])]
+        self.parents[page.id] = parent.id
+        page.path = self.breadcrumb(page.id)
+        self.universe.world.notion.pages.append(page)
+        return 200, self.page_json(page)
+
+    def get_page(self, request: Request) -> tuple[int, Any]:
+        return 200, self.page_json(self.page(request.params["id"]))
+
+    def update_page(self, request: Request) -> tuple[int, Any]:
+        page = self.page(request.params["id"])
+        body = request.body or {}
+        if body.get("in_trash") or body.get("archived"):
+            trashed = {page.id}
+            for other in self.universe.world.notion.pages:  # children go with their parent
+                if self.parents.get(other.id) in trashed or other.id in trashed:
+                    trashed.add(other.id)
+                    other.archived = True
+        return 200, self.page_json(page)
+
+    def children(self, block_id: str) -> list[dict[str, Any]]:
+        page, block = self.find(block_id)
+        if block is not None:
+            return [render_block(b) for b in block.children if not b.archived]
+        assert page is not None
+        out = [render_block(b) for b in page.blocks if not b.archived]
+        for child in self.universe.world.notion.pages:
+            if self.parents.get(child.id) == page.id and not child.archived:
+                out.append(
+                    {
+                        "object": "block",
+                        "id": child.id,
+                        "type": "child_page",
+                        "has_children": bool(child.blocks),
+                        "archived": False,
+                        "last_edited_time": child.last_edited,
+                        "child_page": {"title": child.title},
+                    }
+                )
+        return out
+
+    def list_children(self, request: Request) -> tuple[int, Any]:
+        items = self.children(request.params["id"])
+        start = int(request.query.get("start_cursor") or 0)
+        size = int(request.query.get("page_size") or 100)
+        more = start + size < len(items)
+        return 200, {
+            "object": "list",
+            "results": items[start : start + size],
+            "has_more": more,
+            "next_cursor": str(start + size) if more else None,
+            "type": "block",
+            "block": {},
+        }
+
+    def append_children(self, request: Request) -> tuple[int, Any]:
+        page, block = self.find(request.params["id"])
+        stamp = self.universe.world.tick()
+        new = [self.block(raw, stamp) for raw in (request.body or {}).get("children", [])]
+        target = block.children if block is not None else page.blocks  # type: ignore[union-attr]
+        target.extend(new)
+        return 200, {
+            "object": "list",
+            "results": [render_block(b) for b in new],
+            "has_more": False,
+            "next_cursor": None,
+        }
+
+    def get_block(self, request: Request) -> tuple[int, Any]:
+        _, block = self.find(request.params["id"])
+        if block is None:
+            raise not_found(f"block with ID: {request.params['id']}")
+        return 200, render_block(block)

@@ -1,0 +1,56 @@
+"""The live backend, offline: PyGithub, notion-client and the composio SDK against local fakes.
+
+Same seeding, snapshot and cleanup code as a real live run; only the base URLs differ.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evals.cli import main
+from tests.conftest import read_summary
+from tests.fakes import FakeServices
+
+
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
+    fakes = FakeServices.start()
+    for key, value in fakes.env().items():
+        monkeypatch.setenv(key, value)
+    yield fakes
+    fakes.stop()
+
+
+def per_criterion(run: Path) -> dict[str, float]:
+    return {name: c["mean"] for name, c in read_summary(run)["criteria"].items()}
+
+
+def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_services(
+    project: Path, services: FakeServices
+) -> None:
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
+    args = ["run", "--scenario", "trial-run", "--agent", "replay:reference", "--trials", "2"]
+    assert main([*args, "--out", str(sandbox)]) == 0
+    assert main([*args, "--world", "live", "--out", str(live)]) == 0
+    assert per_criterion(live) == per_criterion(sandbox)
+    assert read_summary(live)["total"]["mean"] == 7
+    outcome = json.loads((live / "trials" / "trial-run" / "1" / "outcome.json").read_text())
+    assert outcome["backend"] == "live"
+    assert outcome["repos"][0]["full_name"].startswith("acme-evals/agent-evals-")
+    assert [m["to"] for m in outcome["sent"]] == [["sam.rivera@acme.example"]], "trial 0's reply was reset"
+    assert services.universe.world.repos == {}, "every trial repo was deleted"
+    assert all(p.archived for p in services.universe.world.notion.pages if p.id != services.parent_page)
+
+
+def test_the_regressed_replay_loses_the_same_points_live(project: Path, services: FakeServices) -> None:
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
+    args = ["run", "--scenario", "trial-run", "--agent", "replay:regressed"]
+    assert main([*args, "--out", str(sandbox)]) == 1
+    assert main([*args, "--world", "live", "--out", str(live)]) == 1
+    assert per_criterion(live) == per_criterion(sandbox)
