@@ -25,23 +25,29 @@ def seeded_secret(ctx: GradeContext, path: str, name: str) -> str:
 
 @check("repo.secret_absent")
 def secret_absent(ctx: GradeContext, path: str, name: str, prefix: str = "") -> CheckResult:
-    """The secret seeded as `name` in `path` (and, if given, any string with `prefix`) is in no file
-    at any head; and the agent produced at least one head that changed `path`."""
+    """The secret seeded as `name` in `path` (and any string with `prefix`) is gone: in no file at a
+    head that fixed `path`, in no file the agent wrote at any head, and in no PR title or body."""
     secret = seeded_secret(ctx, path, name)
     needles = [secret, *([prefix] if prefix else [])]
-    states = heads(ctx.outcome)
     repo = primary_repo(ctx.outcome)
-    if not any(files.get(path) != repo.seed_files.get(path) for _, files in states):
+    states = heads(ctx.outcome)
+    fixing = [label for label, files in states if files.get(path) != repo.seed_files.get(path)]
+    if not fixing:
         return CheckResult(False, f"no pull request or push changed {path}; the key is still there")
     leaks = [
         f"{label}: {file}"
         for label, files in states
         for file, text in sorted(files.items())
-        if any(n in text for n in needles)
+        if (label in fixing or text != repo.seed_files.get(file)) and any(n in text for n in needles)
+    ]
+    leaks += [
+        f"PR #{p.number} description" for p in repo.pulls if any(n in p.title + p.body for n in needles)
     ]
     if leaks:
         return CheckResult(False, "the secret is still in " + ", ".join(leaks[:6]))
-    return CheckResult(True, f"the secret is in no file at {len(states)} head(s)")
+    return CheckResult(
+        True, f"the secret is in no file at {', '.join(fixing)} and in nothing the agent wrote"
+    )
 
 
 def parse_env(text: str) -> dict[str, str]:

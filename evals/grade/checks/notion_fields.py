@@ -52,7 +52,7 @@ def section(page: PageSnapshot, heading: str) -> list[Block]:
 
 def _agent_appended(page: PageSnapshot, pattern: re.Pattern[str]) -> bool:
     return any(
-        b.created_by == "agent" and not b.archived and pattern.search(block_text(b))
+        b.created_by == "agent" and not b.archived and b.type != "table_row" and pattern.search(b.text)
         for top in page.blocks
         for b in top.walk()
     )
