@@ -51,17 +51,6 @@ def aggregate_scenario(records: list[dict[str, Any]], rubric: Rubric) -> dict[st
     criteria = {}
     for criterion in rubric.criteria:
         means = [parts[p.id]["mean"] for p in criterion.parts]
-        full = [
-            all(
-                next(p["score"] for p in g["parts"] if p["id"] == part.id) == part.points
-                for part in criterion.parts
-            )
-            for g in grades
-            if all(
-                next(p["score"] for p in g["parts"] if p["id"] == part.id) is not None
-                for part in criterion.parts
-            )
-        ]
         criteria[criterion.id] = {
             "title": criterion.title,
             "category": criterion.category,
@@ -69,15 +58,17 @@ def aggregate_scenario(records: list[dict[str, Any]], rubric: Rubric) -> dict[st
             "mean": round(sum(m for m in means if m is not None), 4)
             if any(m is not None for m in means)
             else None,
-            "pass_rate": round(sum(full) / len(full), 4) if full else None,
+            "pass_rate": _full_marks_rate(grades, list(criterion.parts)),
         }
     categories = {}
     for cat, points in rubric.category_points().items():
         means = [c["mean"] for c in criteria.values() if c["category"] == cat and c["mean"] is not None]
+        in_cat = [c for c in rubric.criteria if c.category == cat]
         categories[cat] = {
             "title": rubric.categories[cat].title,
             "max": points,
             "mean": round(sum(means), 4) if means else None,
+            "pass_rate": _full_marks_rate(grades, [p for c in in_cat for p in c.parts]),
         }
     totals = [float(g["total"]) for g in grades]
     scored_means = [p["mean"] for p in parts.values() if p["mean"] is not None]
@@ -100,6 +91,16 @@ def aggregate_scenario(records: list[dict[str, Any]], rubric: Rubric) -> dict[st
         "usage": _usage(metrics),
         "errors": [{"trial": r["trial"], "error": r.get("error")} for r in errored],
     }
+
+
+def _full_marks_rate(grades: list[dict[str, Any]], parts: list[Any]) -> float | None:
+    """Share of trials with full marks on every one of `parts`, among trials where all were scored."""
+    decided = []
+    for g in grades:
+        scores = {p["id"]: p["score"] for p in g["parts"]}
+        if all(scores.get(part.id) is not None for part in parts):
+            decided.append(all(scores[part.id] == part.points for part in parts))
+    return round(sum(decided) / len(decided), 4) if decided else None
 
 
 def _usage(metrics: list[dict[str, Any]]) -> dict[str, Any]:

@@ -39,6 +39,23 @@ class Threshold(Strict):
         return max_points * self.percent / 100.0
 
 
+class GateConfig(Strict):
+    """How the gate tells a regression from noise (see evals/stats.py and evals/gate.py).
+
+    A drop past the threshold is a regression only when the confidence interval of the change lies
+    wholly below zero; otherwise `run` adds trials, up to `max_trials` per scenario, and if the noise
+    still explains the drop the verdict is `inconclusive`.
+    """
+
+    confidence: float = Field(default=0.95, gt=0.5, lt=1, description="two-sided confidence of the interval")
+    max_trials: int = Field(default=15, ge=0, le=1000, description="trial budget per scenario; 0 = never add")
+    min_trials: int = Field(default=4, ge=1, le=1000, description="top a noisy run up to this k first")
+    power: float = Field(default=0.8, gt=0.5, lt=1, description="for the smallest drop this k can detect")
+    prior_sd_percent: float = Field(
+        default=8.0, gt=0, le=100, description="noise σ (percent of max) when no side has 2 trials"
+    )
+
+
 class JudgeConfig(Strict):
     model: str = Field(min_length=1)
     max_tokens: int = Field(default=1024, gt=0)
@@ -56,6 +73,7 @@ class Config(Strict):
         description="auto = claude when ANTHROPIC_API_KEY is set, else the scenario's offline replays",
     )
     threshold: Threshold
+    gate: GateConfig = GateConfig()
     judge: JudgeConfig
     pricing: str = "pricing.yaml"
     baseline: str = "baseline/baseline.json"

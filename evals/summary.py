@@ -10,8 +10,8 @@ from typing import Any
 
 from evals.aggregate import aggregate_scenario
 from evals.fingerprint import fingerprint
-from evals.gate import GateResult, compare
-from evals.report import render
+from evals.gate import GateResult, compare, extra_trials
+from evals.report import publish, render
 from evals.rundir import RunDir
 from evals.runner import Plan
 
@@ -25,9 +25,30 @@ def summarise(p: Plan, rd: RunDir, meta: dict[str, Any]) -> tuple[dict[str, Any]
     fp = fingerprint(
         {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in p.scenarios.items()}, p.config.judge.model
     )
-    gate = compare(aggregates, fp, p.baseline, p.config.threshold)
+    gate = compare(
+        aggregates,
+        fp,
+        p.baseline,
+        p.config.threshold,
+        p.config.gate,
+    )
     summary = build_summary(meta, aggregates, gate, fp, results)
     return summary, gate
+
+
+def trials_to_add(p: Plan, rd: RunDir, meta: dict[str, Any]) -> int:
+    """The adaptive step: how many trials per scenario `run` adds before deciding (0: decide now)."""
+    _, gate = summarise(p, rd, meta)
+    if gate.estimate is None or gate.total is None:
+        return 0
+    return extra_trials(
+        gate.estimate,
+        p.trials,
+        p.config.gate.max_trials,
+        gate.total["allowed_drop"],
+        p.config.gate.confidence,
+        p.config.gate.min_trials,
+    )
 
 
 def build_summary(
@@ -92,6 +113,12 @@ def build_summary(
             if total_mean is not None and total_base is not None
             else None,
         },
+        "gate": gate.total,
+        "adaptive": {
+            "started_with": meta.get("trials_started", meta.get("trials")),
+            "trials": meta.get("trials"),
+            "budget": meta.get("trials_budget"),
+        },
         "criteria": flat("criteria"),
         "categories": flat("categories"),
         "scenarios": aggregates,
@@ -102,5 +129,9 @@ def build_summary(
 
 
 def write_outputs(rd: RunDir, summary: dict[str, Any], gate: GateResult) -> Path:
+    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
+    annotations, so the verdict is visible even where the PR comment cannot be posted."""
     rd.write_json("summary.json", summary)
-    return rd.write_text("report.md", render(summary, gate))
+    report = rd.write_text("report.md", render(summary, gate))
+    publish(report.read_text(encoding="utf-8"), gate)
+    return report

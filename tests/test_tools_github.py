@@ -157,3 +157,11 @@ def test_compare_and_list_commits(tools: SandboxToolset) -> None:
     )
     assert len(touching["data"]) == 1
     assert not tools.execute("GITHUB_LIST_COMMITS", {**REPO, "sha": "nope"})["successful"]
+
+
+def test_the_tree_lists_every_file_when_recursive(tools: SandboxToolset) -> None:
+    flat = tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "main"})
+    assert {e["path"] for e in flat["data"]["tree"]} >= {"hydra", "k8s", "docker", ".env.example"}
+    full = tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "main", "recursive": "1"})
+    assert "hydra/connectors/redis_client.py" in {e["path"] for e in full["data"]["tree"]}
+    assert not tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "nope"})["successful"]

@@ -234,3 +234,20 @@ def test_the_same_notion_calls_give_byte_identical_snapshots(scenario: Scenario)
         return canonical(outcome(tools.world).model_dump(mode="json"))
 
     assert run() == run()
+
+
+def test_retrieve_a_page_and_fetch_children_by_id(tools: SandboxToolset) -> None:
+    audit = page(tools, "audit")
+    got = tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": audit.id.replace("-", "")})
+    assert got["successful"] and got["data"]["url"] == audit.url
+    assert got["data"]["properties"]["title"]["title"][0]["plain_text"] == "Q3 Security Audit 2025"
+    assert not tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": "nope"})["successful"]
+    rows = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": block_id(tools, "audit", "findings")})
+    header = rows["data"]["results"][0]["table_row"]["cells"]
+    assert [c[0]["plain_text"] for c in header] == ["ID", "Finding", "Severity", "Status", "Notes"]
+    paged = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": audit.id, "page_size": 1})
+    assert paged["data"]["has_more"] and paged["data"]["next_cursor"] == "1"
+    assert not tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": "nope"})["successful"]
+    assert not tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": audit.id, "page_size": 0})[
+        "successful"
+    ]

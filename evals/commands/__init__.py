@@ -1,8 +1,20 @@
 """One module per command. Each exposes `register(subparsers)`, which adds its parser and sets
 `handler` to a function `(args) -> ExitCode`. Adding a command is adding a module to `COMMANDS`."""
 
-from evals.commands import baseline, compare, grade, janitor, labels, merge, run, scenarios, seed_inbox
+from evals.commands import (
+    baseline,
+    bench,
+    comment,
+    compare,
+    grade,
+    janitor,
+    labels,
+    merge,
+    run,
+    scenarios,
+    seed_inbox,
+)
 
-COMMANDS = [run, grade, compare, baseline, labels, scenarios, merge, seed_inbox, janitor]
+COMMANDS = [run, grade, compare, baseline, labels, scenarios, merge, seed_inbox, janitor, bench, comment]
 
 __all__ = ["COMMANDS"]

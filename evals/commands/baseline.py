@@ -1,39 +1,70 @@
-"""`baseline bless`: make a finished run the baseline."""
+"""`baseline bless` makes a finished run the baseline; `baseline history` records a nightly run.
+
+Both read only the run directory's summary.json and results.jsonl, so the nightly workflow can call
+them after `run` (or after merging shards) without re-running anything.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
-from evals.baseline import baseline_from_run, load_baseline, write_baseline
+from evals.baseline import append_history, baseline_from_run, history_entry, write_baseline
 from evals.commands.common import add_config, root
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
 from evals.rundir import RunDir
 
+HISTORY_FILE = "history.jsonl"
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("baseline", help="manage the blessed baseline")
+    parser = sub.add_parser("baseline", help="manage the blessed baseline and its nightly history")
     inner = parser.add_subparsers(dest="baseline_command", required=True)
     bless = inner.add_parser("bless", help="make a finished run the baseline (atomic write)")
     add_config(bless)
     bless.add_argument("--run", type=Path, required=True)
     bless.add_argument("--out", type=Path, help="baseline file to write (default: from config)")
     bless.set_defaults(handler=handle_bless)
+    history = inner.add_parser("history", help="append one line for a finished run to baseline/history.jsonl")
+    add_config(history)
+    history.add_argument("--run", type=Path, required=True)
+    history.add_argument(
+        "--out", type=Path, help="history file (default: history.jsonl next to the baseline)"
+    )
+    history.set_defaults(handler=handle_history)
+
+
+def _read_summary(rd: RunDir) -> dict[str, Any]:
+    path = rd.path / "summary.json"
+    if not path.is_file():
+        raise BadInputError(f"{path}: no summary; finish or grade the run first")
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BadInputError(f"{path}: corrupt: {exc}") from exc
+    return data
 
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:
     config, project = load_config(root(), args.config)
     rd = RunDir(args.run)
-    summary_path = rd.path / "summary.json"
-    if not summary_path.is_file():
-        raise BadInputError(f"{summary_path}: no summary; finish or grade the run first")
-    summary = json.loads(summary_path.read_text(encoding="utf-8"))
-    if summary["verdict"] == "error":
-        raise BadInputError(f"{rd.path}: the run's verdict is error; not blessing it")
+    summary = _read_summary(rd)
     out = args.out or project / config.baseline
-    write_baseline(out, baseline_from_run(summary, rd.results(), rd.path))
-    load_baseline(out)
-    print(f"Blessed {rd.path} as {out}")
+    baseline = baseline_from_run(summary, rd.results(), rd.path)
+    write_baseline(out, baseline)
+    ks = ", ".join(f"{n} k={s.k}" for n, s in baseline.scenarios.items())
+    print(f"Blessed {rd.path} as {out} ({ks})")
+    return ExitCode.PASS
+
+
+def handle_history(args: argparse.Namespace) -> ExitCode:
+    config, project = load_config(root(), args.config)
+    rd = RunDir(args.run)
+    summary = _read_summary(rd)
+    out = args.out or (project / config.baseline).parent / HISTORY_FILE
+    added = append_history(out, history_entry(summary, rd.path))
+    print(f"{'Recorded' if added else 'Already recorded'} {rd.path.name} in {out}")
     return ExitCode.PASS

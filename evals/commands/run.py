@@ -13,6 +13,7 @@ from evals.errors import BadInputError, ExitCode
 from evals.merge import slice_trials
 from evals.rundir import RunDir
 from evals.runner import new_run_dir, plan, progress_bar, run_meta, run_trials
+from evals.summary import trials_to_add
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -55,4 +56,12 @@ def handle(args: argparse.Namespace) -> ExitCode:
     print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {out}", file=sys.stderr)
     with progress_bar() as progress:
         asyncio.run(run_trials(p, rd, progress, indices))
+        # Adaptive trials: a drop past the threshold that noise could explain earns more trials,
+        # up to gate.max_trials, before the verdict (evals.gate.extra_trials). Not for shards.
+        while indices is None and (extra := trials_to_add(p, rd, meta)) > 0:
+            meta.setdefault("trials_started", p.trials)
+            p.trials += extra
+            meta.update(trials=p.trials, trials_budget=p.config.gate.max_trials)
+            rd.write_json("run.json", meta)
+            asyncio.run(run_trials(p, rd, progress))
     return finish(p, rd, meta)

@@ -1,0 +1,76 @@
+"""The one sticky PR comment: find ours by the report's hidden marker and edit it, else create it.
+
+A new comment on every run would bury the review thread, so there is exactly one per PR: the first
+comment holding `report.MARKER` is edited in place, and any later duplicates (two jobs racing) are
+deleted. PR comments are issue comments in GitHub's API. A 403 is what a fork PR's read-only token
+gets: that is a warning pointing at the job summary (which holds the same report), not a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from github import Auth, Github, GithubException
+
+from evals.errors import BadInputError, InfrastructureError
+from evals.report import MARKER
+
+DEFAULT_API_URL = "https://api.github.com"
+COMMENT_LIMIT = 65_536  # GitHub rejects longer comment bodies
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    action: Literal["created", "updated", "forbidden"]
+    url: str = ""
+    removed_duplicates: int = 0
+    message: str = ""
+
+
+def job_summary_url() -> str:
+    """Link to this Actions run (its job summary holds the report), when running in Actions."""
+    server, repo, run = (
+        os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    )
+    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
+
+
+def sticky_body(report: str) -> str:
+    body = report if MARKER in report else f"{MARKER}\n{report}"
+    if len(body) > COMMENT_LIMIT:  # report.render caps at 65,000; a hand-edited report might not
+        body = body[: COMMENT_LIMIT - 80] + "\n\n_Truncated to GitHub's comment limit._\n"
+    return body
+
+
+def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
+    """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
+    # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
+    gh = Github(
+        auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
+    )
+    body = sticky_body(report)
+    try:
+        issue = gh.get_repo(repo).get_issue(pr)
+        ours = [c for c in issue.get_comments() if MARKER in (c.body or "")]
+        if not ours:
+            created = issue.create_comment(body)
+            return CommentResult("created", created.html_url)
+        ours[0].edit(body)
+        for duplicate in ours[1:]:
+            duplicate.delete()
+        return CommentResult("updated", ours[0].html_url, len(ours) - 1)
+    except GithubException as exc:
+        message = exc.data.get("message", "") if isinstance(exc.data, dict) else str(exc.data)
+        if exc.status == 403:
+            return CommentResult("forbidden", message=message or "forbidden")
+        if exc.status == 401:
+            raise BadInputError(f"GitHub refused the token (401): {message}") from exc
+        if exc.status == 404:
+            raise BadInputError(f"{repo}#{pr}: not found, or not visible to the token (404)") from exc
+        raise InfrastructureError(f"GitHub comment failed: {exc.status} {message}") from exc
+    except OSError as exc:
+        raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
+    finally:
+        gh.close()

@@ -1,0 +1,103 @@
+"""The sticky PR comment, through real PyGithub against a local fake of GitHub's issue comments."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evals.cli import main
+from evals.report import MARKER
+from tests.fakes.github_issues import FakeGitHubIssues
+
+TOKEN = "ghs_fake_token_for_tests"
+
+
+@pytest.fixture
+def github(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeGitHubIssues]:
+    with FakeGitHubIssues("acme-ai-labs", "agent", {7, 8}, TOKEN) as fake:
+        monkeypatch.setenv("GITHUB_API_URL", fake.url)
+        monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+        yield fake
+
+
+def write_report(run: Path, text: str) -> Path:
+    run.mkdir(parents=True, exist_ok=True)
+    (run / "report.md").write_text(f"{MARKER}\n## ✅ Agent evals: **pass**\n\n{text}\n", encoding="utf-8")
+    return run
+
+
+def comment(run: Path, pr: int = 7) -> int:
+    return main(["comment", "--run", str(run), "--repo", "acme-ai-labs/agent", "--pr", str(pr)])
+
+
+def test_two_runs_on_one_pr_leave_one_comment_holding_the_second_report(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    github.add_comment(7, "LGTM, but let's see the evals", user="sam")
+    assert comment(write_report(tmp_path / "first", "first report")) == 0
+    assert comment(write_report(tmp_path / "second", "second report")) == 0
+    ours = [c for c in github.comments_on(7) if MARKER in c.body]
+    assert len(ours) == 1
+    assert "second report" in ours[0].body and "first report" not in ours[0].body
+    assert [c.body for c in github.comments_on(7) if c.user == "sam"] == ["LGTM, but let's see the evals"]
+    assert ("PATCH", f"/repos/acme-ai-labs/agent/issues/comments/{ours[0].id}") in github.state.requests
+
+
+def test_the_comment_on_another_pr_is_left_alone(github: FakeGitHubIssues, tmp_path: Path) -> None:
+    assert comment(write_report(tmp_path / "a", "report for 8"), pr=8) == 0
+    assert comment(write_report(tmp_path / "b", "report for 7"), pr=7) == 0
+    assert [c.body.count("report for 8") for c in github.comments_on(8)] == [1]
+    assert [c.body.count("report for 7") for c in github.comments_on(7)] == [1]
+
+
+def test_the_marker_is_found_beyond_the_first_page_and_duplicates_are_removed(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    for n in range(35):  # PyGithub's default page is 30 comments
+        github.add_comment(7, f"discussion {n}")
+    github.add_comment(7, f"{MARKER}\nold report", user="github-actions[bot]")
+    github.add_comment(7, f"{MARKER}\nracing duplicate", user="github-actions[bot]")
+    assert comment(write_report(tmp_path / "run", "fresh report")) == 0
+    ours = [c for c in github.comments_on(7) if MARKER in c.body]
+    assert len(ours) == 1 and "fresh report" in ours[0].body
+    assert len(github.comments_on(7)) == 36
+
+
+def test_a_read_only_token_is_a_warning_that_points_to_the_job_summary(
+    github: FakeGitHubIssues,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    github.state.read_only = True
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", "acme-ai-labs/agent")
+    monkeypatch.setenv("GITHUB_RUN_ID", "4242")
+    assert comment(write_report(tmp_path / "run", "report")) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("::warning ")
+    assert "403" in out and "https://github.com/acme-ai-labs/agent/actions/runs/4242" in out
+    assert github.comments_on(7) == []
+
+
+def test_a_wrong_token_is_bad_input(
+    github: FakeGitHubIssues, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "not-the-token")
+    assert comment(write_report(tmp_path / "run", "report")) == 2
+    assert github.comments_on(7) == []
+
+
+def test_an_unknown_pr_is_bad_input(github: FakeGitHubIssues, tmp_path: Path) -> None:
+    assert comment(write_report(tmp_path / "run", "report"), pr=99) == 2
+
+
+def test_without_a_token_or_a_report_nothing_is_posted(
+    github: FakeGitHubIssues, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert comment(tmp_path / "no-run") == 2
+    monkeypatch.delenv("GITHUB_TOKEN")
+    assert comment(write_report(tmp_path / "run", "report")) == 2
+    assert github.state.requests == []
