@@ -71,12 +71,18 @@ def _fake_redis() -> types.ModuleType:
     module.ConnectionPool = ConnectionPool  # type: ignore[attr-defined]
     module.BlockingConnectionPool = ConnectionPool  # type: ignore[attr-defined]
     module.from_url = StrictRedis.from_url  # type: ignore[attr-defined]
-    module.RedisError = type("RedisError", (Exception,), {})  # type: ignore[attr-defined]
-    module.ConnectionError = type("ConnectionError", (module.RedisError,), {})  # type: ignore[attr-defined]
+    exceptions = types.ModuleType("redis.exceptions")
+    exceptions.RedisError = type("RedisError", (Exception,), {})  # type: ignore[attr-defined]
+    exceptions.ConnectionError = type("ConnectionError", (exceptions.RedisError,), {})  # type: ignore[attr-defined]
+    exceptions.TimeoutError = type("TimeoutError", (exceptions.RedisError,), {})  # type: ignore[attr-defined]
+    for name in ("RedisError", "ConnectionError", "TimeoutError"):
+        setattr(module, name, getattr(exceptions, name))
+    module.exceptions = exceptions  # type: ignore[attr-defined]
     return module
 
 
 sys.modules["redis"] = _fake_redis()
+sys.modules["redis.exceptions"] = sys.modules["redis"].exceptions
 
 
 @pytest.fixture(autouse=True)
