@@ -118,3 +118,11 @@ def test_trash_hides_a_message_from_the_inbox_but_not_from_in_trash(tools: Sandb
     assert tools.execute("GMAIL_FETCH_EMAILS", {"query": "subject:K8s"})["data"]["messages"] == []
     assert len(tools.execute("GMAIL_FETCH_EMAILS", {"query": "in:trash"})["data"]["messages"]) == 1
     assert not tools.execute("GMAIL_MOVE_TO_TRASH", {"message_id": "nope"})["successful"]
+
+
+def test_newer_fetch_options_ids_only_and_verbose(tools: SandboxToolset) -> None:
+    ids = tools.execute("GMAIL_FETCH_EMAILS", {"max_results": 3, "ids_only": True})
+    assert [set(m) for m in ids["data"]["messages"]] == [{"messageId", "threadId"}] * 3
+    light = tools.execute("GMAIL_FETCH_EMAILS", {"max_results": 1, "verbose": False})
+    assert "messageText" not in light["data"]["messages"][0]
+    assert not tools.execute("GMAIL_FETCH_EMAILS", {"ids_only": "sometimes"})["successful"]

@@ -121,6 +121,10 @@ class FetchEmails(Params):
     include_payload: bool = Field(default=True, description="Include the message body.")
     include_spam_trash: bool = Field(default=False, description="Include SPAM and TRASH.")
     user_id: str = Field(default="me")
+    # Newer Composio versions than the 0_1 reference add these two (names confirmed, shapes assumed):
+    # accepting them keeps an agent written against the current toolkit working offline.
+    verbose: bool = Field(default=True, description="False returns lighter messages without bodies.")
+    ids_only: bool = Field(default=False, description="Return only message and thread ids.")
 
 
 @tool("GMAIL_FETCH_EMAILS", FetchEmails)
@@ -134,8 +138,13 @@ def fetch_emails(world: World, p: FetchEmails) -> dict[str, Any]:
         if _visible(m, p.query, p.include_spam_trash) and test(m) and wanted.issubset(m.labels)
     ]
     chunk, token = _page(found, p.page_token, p.max_results)
+    messages = (
+        [{"messageId": m.id, "threadId": m.thread_id} for m in chunk]
+        if p.ids_only
+        else [render(m, p.include_payload and p.verbose) for m in chunk]
+    )
     return {
-        "messages": [render(m, p.include_payload) for m in chunk],
+        "messages": messages,
         "nextPageToken": token,
         "resultSizeEstimate": len(found),
     }
