@@ -1,0 +1,191 @@
+"""Behaviour probes: the agent's pipeline code runs in a subprocess against a stub `redis`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.grade.probes import run_probe
+from evals.grade.registry import CHECKS, GradeContext
+from evals.scenario import load_scenario
+from evals.scenario.model import Scenario
+from evals.world import outcome, seed
+from evals.world.outcome import PullSnapshot
+
+ROOT = Path(__file__).resolve().parent.parent
+PROC = "hydra/pipeline/stream_processor.py"
+CLIENT = "hydra/connectors/redis_client.py"
+APPEND = "        self._batch_buffers.append(buf)\n"
+CALL = "        redis = get_redis_client()\n"
+INIT = "        self._batch_buffers: list[bytearray] = []\n"
+
+POOLED = """import redis
+
+from hydra.config import settings
+
+POOL = redis.ConnectionPool(host=settings.REDIS_HOST, port=settings.REDIS_PORT, max_connections=20)
+
+
+def get_redis_client() -> redis.StrictRedis:
+    return redis.StrictRedis(connection_pool=POOL)
+"""
+CACHED = """import functools
+
+import redis
+
+from hydra.config import settings
+
+
+@functools.cache
+def get_redis_client() -> redis.StrictRedis:
+    return redis.StrictRedis(host=settings.REDIS_HOST, max_connections=20)
+"""
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return load_scenario(ROOT / "scenario", "nightshift")
+
+
+def edit(scenario: Scenario, path: str, *pairs: tuple[str, str]) -> str:
+    text = scenario.files[path]
+    for old, new in pairs:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+def with_head(scenario: Scenario, changes: dict[str, str]) -> GradeContext:
+    snap = outcome(seed(scenario, 0))
+    repo = snap.repos[0]
+    repo.pulls.append(
+        PullSnapshot(
+            number=1,
+            title="fix: oom (#142)",
+            body="",
+            head="fix/oom",
+            base="main",
+            state="open",
+            merged=False,
+            url=f"https://github.com/{repo.full_name}/pull/1",
+            head_sha="x",
+            files={**repo.main_files, **changes},
+            changed=sorted(changes),
+            diff="",
+        )
+    )
+    return GradeContext(outcome=snap, scenario=scenario)
+
+
+def passes(name: str, ctx: GradeContext, **params: object) -> bool:
+    return CHECKS[name](ctx, **params).passed
+
+
+def test_the_seeded_leak_is_caught(scenario: Scenario) -> None:
+    # A head that changes only a comment still runs the leaking code: the probe sees it grow.
+    leaking = edit(scenario, PROC, ('"""Turn batches', '"""Touched. Turn batches'))
+    ctx = with_head(scenario, {PROC: leaking, CLIENT: scenario.files[CLIENT] + "\n"})
+    grow = CHECKS["probe.buffers_do_not_grow"](ctx)
+    assert not grow.passed and "holds 300 buffers" in grow.detail
+    per_batch = CHECKS["probe.factory_not_called_per_batch"](ctx)
+    assert not per_batch.passed and "299 factory call(s)" in per_batch.detail
+    pool = CHECKS["probe.one_shared_pool"](ctx)
+    assert not pool.passed and "5 pool(s)" in pool.detail
+
+
+@pytest.mark.parametrize(
+    ("processor_edits", "client"),
+    [
+        (
+            [(APPEND, ""), (INIT, "        self._redis = get_redis_client()\n"),
+             (CALL, "        redis = self._redis\n")],
+            POOLED,
+        ),
+        (
+            [("        return results\n", "        self._batch_buffers.clear()\n        return results\n"),
+             (CALL, "        if not hasattr(self, '_redis'):\n            self._redis = get_redis_client()\n"
+                    "        redis = self._redis\n")],
+            CACHED,
+        ),
+    ],
+    ids=["no-append-client-in-init-module-pool", "clear-at-end-lazy-client-cached-factory"],
+)  # fmt: skip
+def test_equivalent_fixes_pass_every_probe(
+    scenario: Scenario, processor_edits: list[tuple[str, str]], client: str
+) -> None:
+    ctx = with_head(scenario, {PROC: edit(scenario, PROC, *processor_edits), CLIENT: client})
+    for name in (
+        "probe.buffers_do_not_grow",
+        "probe.buffer_released_after_batch",
+        "probe.factory_not_called_per_batch",
+        "probe.one_shared_pool",
+    ):
+        result = CHECKS[name](ctx)
+        assert result.passed, f"{name}: {result.detail}"
+    assert passes("probe.pool_max_connections", ctx, value=20)
+
+
+def test_one_subprocess_serves_every_probe_check_of_a_head(scenario: Scenario) -> None:
+    ctx = with_head(scenario, {PROC: edit(scenario, PROC, (APPEND, "")), CLIENT: POOLED})
+    for name in ("probe.buffers_do_not_grow", "probe.buffer_released_after_batch", "probe.one_shared_pool"):
+        CHECKS[name](ctx)
+    assert len([k for k in ctx.cache if k.startswith("probe:")]) == 1
+
+
+def test_clearing_at_the_start_of_a_batch_stops_growth_but_keeps_a_buffer(scenario: Scenario) -> None:
+    early = edit(
+        scenario,
+        PROC,
+        ("        buf = bytearray", "        self._batch_buffers.clear()\n        buf = bytearray"),
+    )
+    ctx = with_head(scenario, {PROC: early})
+    assert passes("probe.buffers_do_not_grow", ctx)
+    released = CHECKS["probe.buffer_released_after_batch"](ctx)
+    assert not released.passed and "0 -> 1" in released.detail
+
+
+def test_a_leak_moved_to_a_module_level_list_is_still_caught(scenario: Scenario) -> None:
+    moved = edit(
+        scenario,
+        PROC,
+        (
+            "logger = logging.getLogger(__name__)\n",
+            "logger = logging.getLogger(__name__)\n_KEEP: list = []\n",
+        ),
+        (APPEND, "        _KEEP.append(buf)\n"),
+    )
+    assert not passes("probe.buffers_do_not_grow", with_head(scenario, {PROC: moved}))
+
+
+def test_a_cached_client_behind_the_old_call_site_is_still_called_per_batch(scenario: Scenario) -> None:
+    ctx = with_head(scenario, {PROC: edit(scenario, PROC, (APPEND, "")), CLIENT: CACHED})
+    result = CHECKS["probe.factory_not_called_per_batch"](ctx)
+    assert not result.passed and "0 new client(s)" in result.detail
+    assert passes("probe.one_shared_pool", ctx)
+
+
+def test_a_pool_made_per_call_or_with_the_wrong_size_fails(scenario: Scenario) -> None:
+    per_call = POOLED.replace("POOL = redis", "def _pool():\n    return redis").replace(
+        "connection_pool=POOL", "connection_pool=_pool()"
+    )
+    assert not passes("probe.one_shared_pool", with_head(scenario, {CLIENT: per_call}))
+    fifty = with_head(scenario, {CLIENT: POOLED.replace("max_connections=20", "max_connections=50")})
+    assert passes("probe.one_shared_pool", fifty)
+    result = CHECKS["probe.pool_max_connections"](fifty, value=20)
+    assert not result.passed and "50" in result.detail
+
+
+def test_a_crashing_head_fails_with_the_error_as_evidence(scenario: Scenario) -> None:
+    broken = "import prometheus_client_not_installed\n" + scenario.files[PROC]
+    result = CHECKS["probe.buffers_do_not_grow"](with_head(scenario, {PROC: broken}))
+    assert not result.passed and "ModuleNotFoundError" in result.evidence
+    bad_client = with_head(scenario, {CLIENT: "def get_redis_client(:\n"})
+    result = CHECKS["probe.one_shared_pool"](bad_client)
+    assert not result.passed and "SyntaxError" in result.detail
+
+
+def test_a_hanging_head_times_out_instead_of_hanging_the_grade() -> None:
+    files = {"hydra/connectors/redis_client.py": "while True:\n    pass\n"}
+    result = run_probe(files, "hydra_probe.py", {"client_module": "hydra.connectors.redis_client"}, timeout=1)
+    assert not result.ok and "timed out" in result.error
