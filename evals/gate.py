@@ -155,6 +155,10 @@ def compare(
     if changed:
         result.verdict = "not-comparable"
         result.reasons.extend(f"eval definition changed since the baseline: {c}" for c in changed)
+        result.notices.append(
+            "totals graded by different definitions are not compared; bless a baseline from a run of "
+            "this definition (`python -m evals baseline bless --run DIR`, or the next nightly run)"
+        )
         return result
     clusters = []
     max_points = 0
@@ -200,10 +204,10 @@ def compare(
     result.verdict = decision
     ci = f"{settings.confidence:.0%} CI {low:+.2f} to {high:+.2f}"
     summary = (
-        f"total {result.total['run']:g} vs baseline {result.total['baseline']:g} "
+        f"total {result.total['run']:.2f} vs baseline {result.total['baseline']:.2f} "
         f"(Δ {estimate.delta:+.2f}, {ci}; allowed drop {allowed:g})"
     )
-    dropped = sorted(
+    dropped = list(  # rubric order: C2 before C13
         f"{name}/{c}" if len(aggregates) > 1 else c
         for name, entry in result.scenarios.items()
         for c, v in entry["criteria"].items()
@@ -214,6 +218,6 @@ def compare(
     elif decision == "inconclusive":
         result.reasons.append(
             f"{summary}: the drop is past the threshold but noise could explain it "
-            f"(k={result.total['k']}; this k detects drops of {result.total['detectable_drop']:g} or more)"
+            f"(k={result.total['k']}; this k detects drops of {result.total['detectable_drop']:.1f} or more)"
         )
     return result

@@ -28,13 +28,15 @@ def _num(value: float | int | None, digits: int = 2) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):
-        return f"{value:.{digits}f}".rstrip("0").rstrip(".") or "0"
+        text = f"{value:.{digits}f}"
+        return text.rstrip("0").rstrip(".") if "." in text else text
     return str(value)
 
 
 def _arrow(delta: float | None, digits: int = 2) -> str:
     if delta is None:
         return "–"
+    delta = round(delta, digits)
     if delta > 0:
         return f"▲ {delta:+.{digits}f}"
     if delta < 0:
@@ -52,9 +54,12 @@ def _pct_delta(delta: float | None) -> str:
     return "= 0" if delta == 0 else f"{'▲' if delta > 0 else '▼'} {delta * 100:+.0f} pp"
 
 
-def _cell(text: object, limit: int = 160) -> str:
-    """One table cell: a single line, pipes escaped, backticks neutralised, bounded length."""
-    flat = " ".join(str(text).split()).replace("|", "\\|").replace("`", "'")
+def _cell(text: object, limit: int = 160, table: bool = True) -> str:
+    """One line of text for a table cell or list item: pipes escaped (tables), backticks neutralised,
+    bounded length, so text an agent wrote cannot break the page's layout."""
+    flat = " ".join(str(text).split()).replace("`", "'")
+    if table:
+        flat = flat.replace("|", "\\|")
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
@@ -138,7 +143,7 @@ def _total_table(summary: dict[str, Any]) -> list[str]:
     g = summary.get("gate")
     total = summary["total"]
     if g:
-        ci = f"{_num(g['ci'][0])} to {_num(g['ci'][1])} ({g['confidence']:.0%})"
+        ci = f"{g['ci'][0]:+.2f} to {g['ci'][1]:+.2f} ({g['confidence']:.0%})"
         row = ["**Total**", _num(g["baseline"]), f"{_num(g['run'])} / {total['max']}", _arrow(g["delta"]), ci]
         allowed = f"allowed drop {_num(g['allowed_drop'])}"
     else:
@@ -152,11 +157,8 @@ def _usage_rows(agg: dict[str, Any], cmp: dict[str, Any]) -> list[list[str]]:
     base_usage = cmp.get("baseline_usage", {})
     usage = agg["usage"]
     rows = []
-    for key, label in (
-        ("pass_at_1", "pass@1"),
-        ("pass_at_k", f"pass@{agg['k']}"),
-        ("pass_pow_k", f"pass^{agg['k']}"),
-    ):
+    rates = [("pass_at_1", "pass@1"), ("pass_at_k", f"pass@{agg['k']}"), ("pass_pow_k", f"pass^{agg['k']}")]
+    for key, label in rates if agg["k"] > 1 else rates[:1]:
         b, r = base_pass.get(key), agg.get(key)
         rows.append([label, _pct(b), _pct(r), _pct_delta(r - b if r is not None and b is not None else None)])
 
@@ -245,7 +247,7 @@ def _scenario_section(
     if dropped:
         lines += ["", "**What dropped**", ""]
         for c in dropped:
-            lines.append(f"- **{c}** {_cell(agg['criteria'][c]['title'], 90)}: {_why(c, trials)}")
+            lines.append(f"- **{c}** {_cell(agg['criteria'][c]['title'], 90, False)}: {_why(c, trials)}")
     unscored = agg.get("unscored", {})
     if unscored:
         lines += [
@@ -260,7 +262,8 @@ def _scenario_section(
     if agg["errors"]:
         lines += ["", "**Errored trials** (infrastructure; excluded from scores)", ""]
         lines += [
-            f"- trial {e['trial']}: {_cell(e['error'] or 'unknown error', 300)}" for e in agg["errors"][:20]
+            f"- trial {e['trial']}: {_cell(e['error'] or 'unknown error', 300, False)}"
+            for e in agg["errors"][:20]
         ]
         if len(agg["errors"]) > 20:
             lines.append(f"- … {len(agg['errors']) - 20} more")
@@ -274,8 +277,8 @@ def _why(criterion: str, trials: list[dict[str, Any]]) -> str:
         for part in trial.get("parts", []):
             if part["criterion"] == criterion and part["status"] == "failed":
                 layer = "check" if part.get("layer") == 1 else "judge"
-                text = f"{part['id']} ({layer}, trial {trial['trial']}) — {_cell(part['reason'], 300)}"
-                excerpt = _cell(part.get("evidence_excerpt", ""), EXCERPT)
+                text = f"{part['id']} ({layer}, trial {trial['trial']}) — {_cell(part['reason'], 300, False)}"
+                excerpt = _cell(part.get("evidence_excerpt", ""), EXCERPT, False)
                 return text + (f" (evidence: `{excerpt}`)" if excerpt else "")
     return "lower on average across trials"
 
@@ -284,14 +287,15 @@ def _unscored_reason(part_id: str, trials: list[dict[str, Any]]) -> str:
     for trial in trials:
         for part in trial.get("parts", []):
             if part["id"] == part_id and part["status"] == "unscored":
-                return _cell(part.get("reason", ""), 200)
+                return _cell(part.get("reason", ""), 200, False)
     return ""
 
 
 def _details_block(scenario: str, trial: dict[str, Any]) -> str:
     head = f"{scenario} trial {trial['trial']}: {trial['status']}"
     if trial["status"] != "ok":
-        return f"<details><summary>{head}</summary>\n\n{_cell(trial.get('error') or '', 500)}\n\n</details>"
+        error = _cell(trial.get("error") or "", 500, False)
+        return f"<details><summary>{head}</summary>\n\n{error}\n\n</details>"
     rows = [
         [p["id"], _num(p["score"]), p["max_points"], p["status"], f"L{p['layer']}", _cell(p["reason"])]
         for p in trial["parts"]
