@@ -31,6 +31,7 @@ def summarise(p: Plan, rd: RunDir, meta: dict[str, Any]) -> tuple[dict[str, Any]
         p.baseline,
         p.config.threshold,
         p.config.gate,
+        max_error_share=p.config.max_error_share,
     )
     summary = build_summary(meta, aggregates, gate, fp, results)
     return summary, gate
