@@ -63,6 +63,9 @@ class JudgeConfig(Strict):
     concurrency: int = Field(default=4, ge=1, le=32, description="judge calls in flight at once")
     max_retries: int = Field(default=2, ge=0, le=10, description="SDK retries on 429/5xx per call")
     timeout_s: float = Field(default=60.0, gt=0, description="per-request timeout in seconds")
+    temperature: float | None = Field(
+        default=0.0, ge=0, le=1, description="null: send none (the only choice for models that reject it)"
+    )
 
 
 class Config(Strict):

@@ -4,6 +4,7 @@
 from evals.commands import (
     baseline,
     bench,
+    calibrate,
     comment,
     compare,
     grade,
@@ -15,6 +16,19 @@ from evals.commands import (
     seed_inbox,
 )
 
-COMMANDS = [run, grade, compare, baseline, labels, scenarios, merge, seed_inbox, janitor, bench, comment]
+COMMANDS = [
+    run,
+    grade,
+    compare,
+    baseline,
+    labels,
+    scenarios,
+    merge,
+    seed_inbox,
+    janitor,
+    bench,
+    comment,
+    calibrate,
+]
 
 __all__ = ["COMMANDS"]

@@ -45,7 +45,10 @@ SYSTEM = (
     'with exactly one JSON object and nothing after it: {"critique": "...", "score": <integer 0..max>} '
     'or, when the evidence is insufficient to decide, {"critique": "...", "score": "unknown"}.'
 )
-TEMPERATURE = 0
+# API version 2026-10-21 (what anthropic>=2 sends) rejects every sampling parameter, and the SDK no
+# longer takes `temperature`. A judge should be as repeatable as it can be, so when a temperature is
+# configured it goes in the body and the request is pinned to the last API version that accepts it.
+SAMPLING_API_VERSION = "2023-06-01"
 PLACEHOLDERS = ("{{part}}", "{{description}}", "{{points}}", "{{evidence}}")
 _TRAILER = re.compile(r"[\s`]*")  # what may follow the final JSON object: whitespace, a closing fence
 
@@ -183,6 +186,7 @@ class Judge:
         concurrency: int = 4,
         max_retries: int = 2,
         timeout_s: float = 60.0,
+        temperature: float | None = 0.0,
     ) -> None:
         self.model = model
         self.max_tokens = max_tokens
@@ -191,6 +195,7 @@ class Judge:
         self.concurrency = max(1, concurrency)
         self.max_retries = max_retries
         self.timeout_s = timeout_s
+        self.temperature = temperature
         self._client: Any = None
         self._client_lock = threading.Lock()
         # Bounds model calls across every trial sharing this judge, not just within one trial.
@@ -206,6 +211,7 @@ class Judge:
             concurrency=config.concurrency,
             max_retries=config.max_retries,
             timeout_s=config.timeout_s,
+            temperature=config.temperature,
         )
 
     @property
@@ -242,8 +248,10 @@ class Judge:
 
     def cache_key(self, request: JudgeRequest) -> dict[str, str]:
         return {
+            "part": request.part,
             "prompt_version": request.prompt.version,
             "model": self.model,
+            "temperature": "default" if self.temperature is None else f"{self.temperature:g}",
             "evidence_sha256": request.evidence_sha,
             "request_sha256": sha256_text(f"{SYSTEM}\n\n{request.text}"),
         }
@@ -272,7 +280,7 @@ class Judge:
                 return cached
         verdict = self._call(request)
         if path is not None and verdict.status in ("scored", "unknown"):
-            write_json(path, {"key": {**key, "part": request.part}, "verdict": verdict.to_json()})
+            write_json(path, {"key": key, "verdict": verdict.to_json()})
         return verdict
 
     def _client_instance(self) -> Any:
@@ -288,14 +296,20 @@ class Judge:
         import anthropic
 
         meta: dict[str, Any] = {"model": self.model, "prompt_version": request.prompt.version}
+        sampling: dict[str, Any] = {}
+        if self.temperature is not None:
+            sampling = {
+                "extra_body": {"temperature": self.temperature},
+                "extra_headers": {"anthropic-version": SAMPLING_API_VERSION},
+            }
         with self._slots:
             try:
                 reply = self._client_instance().messages.create(
                     model=self.model,
                     max_tokens=self.max_tokens,
-                    temperature=TEMPERATURE,
                     system=SYSTEM,
                     messages=[{"role": "user", "content": request.text}],
+                    **sampling,
                 )
             except anthropic.APIError as exc:
                 return Verdict(

@@ -75,6 +75,7 @@ class StubAnthropic:
         self.script: list[Scripted] = list(script)
         self.default = default
         self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []  # headers[i] (lower-cased names) came with requests[i]
         self.lock = threading.Lock()
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -92,9 +93,10 @@ class StubAnthropic:
         self.server.shutdown()
         self.server.server_close()
 
-    def next_reply(self, body: dict[str, Any]) -> Reply:
+    def next_reply(self, body: dict[str, Any], headers: dict[str, str] | None = None) -> Reply:
         with self.lock:
             self.requests.append(body)
+            self.headers.append(headers or {})
             item = self.script.pop(0) if self.script else self.default
         if item is None:
             return error(500, "api_error", "stub script exhausted")
@@ -110,7 +112,8 @@ class StubAnthropic:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length", "0"))
                 body = json.loads(self.rfile.read(length) or b"{}")
-                status, payload = stub.next_reply(body)
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                status, payload = stub.next_reply(body, headers)
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("content-type", "application/json")
