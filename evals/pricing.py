@@ -20,11 +20,18 @@ class Price(BaseModel):
 
 
 class Pricing(RootModel[dict[str, Price]]):
+    def price(self, model: str) -> Price | None:
+        """The model's price; a dated snapshot id (claude-sonnet-4-5-20250929) falls back to its alias."""
+        if model in self.root:
+            return self.root[model]
+        aliases = [name for name in self.root if model.startswith(name + "-")]
+        return self.root[max(aliases, key=len)] if aliases else None
+
     def cost(self, model: str | None, usage: Usage) -> float | None:
         """USD for the usage, or None when the model has no price (shown as unknown, not 0)."""
         if model is None:
             return 0.0 if usage == Usage() else None
-        price = self.root.get(model)
+        price = self.price(model)
         if price is None:
             return None
         return round(

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
@@ -24,6 +25,7 @@ from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
 from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric
 from evals.pricing import Pricing, load_pricing
+from evals.redact import redact_text
 from evals.rundir import RunDir
 from evals.scenario import Scenario, load_scenario
 from evals.trajectory import metrics
@@ -100,7 +102,7 @@ def plan(
         found,
         baseline_path,
         pricing,
-        concurrency or 4,
+        concurrency or config.concurrency,
         make_backend(world),
     )
 
@@ -113,6 +115,13 @@ def new_run_dir(root: Path, config: Config, names: list[str]) -> Path:
         n += 1
         path = base.with_name(f"{base.name}-{n}")
     return path
+
+
+def partial_result(exc: BaseException) -> AgentResult | None:
+    """What an agent got done before it failed: agents may attach it to the exception as `partial`,
+    so a trial that dies on turn 30 still has 29 turns of transcript, usage and cost."""
+    partial = getattr(exc, "partial", None)
+    return partial if isinstance(partial, AgentResult) else None
 
 
 async def run_trial(
@@ -145,9 +154,9 @@ async def _run_in(
     except (BadInputError, KeyboardInterrupt, asyncio.CancelledError):
         raise
     except InfrastructureError as exc:
-        status, error = "error", str(exc)
+        status, error, result = "error", str(exc), partial_result(exc)
     except Exception as exc:  # the agent itself crashed: it is graded on what it did
-        error = f"agent raised {type(exc).__name__}: {exc}"
+        error, result = f"agent raised {type(exc).__name__}: {exc}", partial_result(exc)
     base = result if isinstance(result, AgentResult) else AgentResult(final_text=result or "")
     transcript = Transcript(
         **base.model_dump(),
@@ -190,20 +199,58 @@ async def run_trials(
     """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/merge.py)."""
     picked = range(p.trials) if indices is None else indices
     jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in picked]
-    done = {(r["scenario"], r["trial"]) for r in rd.results()}
+    done = {(r["scenario"], r["trial"]) for r in rd.results() if r["status"] == "ok"}
     todo = [(ls, choice, t) for ls, choice, t in jobs if (ls.scenario.name, t) not in done]
-    limit = asyncio.Semaphore(max(1, min(p.concurrency, getattr(p.backend, "max_concurrency", p.concurrency))))
-    task = progress.add_task("trials", total=len(jobs), completed=len(jobs) - len(todo)) if progress else None
+    limit = asyncio.Semaphore(
+        max(1, min(p.concurrency, getattr(p.backend, "max_concurrency", p.concurrency)))
+    )
+    bar = TrialProgress(progress, total=len(jobs), done=len(jobs) - len(todo))
 
     async def one(ls: LoadedScenario, choice: AgentChoice, trial: int) -> None:
         async with limit:
-            record = await run_trial(p, ls, choice, trial, rd)
-        if progress is not None and task is not None:
-            progress.advance(task)
-            if record["status"] != "ok":
-                progress.console.print(f"[red]trial {ls.scenario.name}#{trial} errored:[/] {record['error']}")
+            bar.started()
+            try:
+                record = await run_trial(p, ls, choice, trial, rd)
+            finally:
+                bar.stopped()
+        bar.finished(record, f"{ls.scenario.name}#{trial}")
 
     await asyncio.gather(*(one(*job) for job in todo))
+
+
+class TrialProgress:
+    """Trials done, running and failed on one rich progress bar (a no-op without one)."""
+
+    def __init__(self, progress: Progress | None, total: int, done: int) -> None:
+        self.progress = progress
+        self.running = 0
+        self.failed = 0
+        self.task = (
+            progress.add_task("trials", total=total, completed=done, running=0, failed=0)
+            if progress
+            else None
+        )
+
+    def _update(self, advance: int = 0) -> None:
+        if self.progress is not None and self.task is not None:
+            self.progress.update(self.task, advance=advance, running=self.running, failed=self.failed)
+
+    def started(self) -> None:
+        self.running += 1
+        self._update()
+
+    def stopped(self) -> None:
+        self.running -= 1
+        self._update()
+
+    def finished(self, record: dict[str, Any], name: str) -> None:
+        if record["status"] != "ok":
+            self.failed += 1
+            if self.progress is not None:
+                self.progress.console.print(
+                    f"[red]trial {name} errored:[/] {redact_text(str(record['error']))}"
+                )
+        self._update(advance=1)
 
 
 def run_meta(p: Plan) -> dict[str, Any]:
@@ -216,15 +263,18 @@ def run_meta(p: Plan) -> dict[str, Any]:
         "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "agent_config_hash": agent_config_hash(p.root / "agent"),
         "judge_model": p.config.judge.model,
+        "world": p.backend.name,
         "threshold": p.config.threshold.model_dump(),
     }
 
 
-def progress_bar() -> Progress:
+def progress_bar(console: Console | None = None) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
+        TextColumn("done · {task.fields[running]} running · [red]{task.fields[failed]} failed"),
         TimeElapsedColumn(),
         transient=False,
+        console=console,
     )

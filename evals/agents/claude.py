@@ -1,13 +1,249 @@
-"""`--agent claude`: the anthropic Messages API tool-use loop (see issue: the Claude agent under test)."""
+"""`--agent claude`: the anthropic Messages API tool-use loop, configured by `agent/agent.yaml`.
+
+One trial is one conversation: the scenario's system prompt (plus the agent's addendum) and task go
+in; every turn, each tool_use block Claude issued is executed in order and all results go back in a
+single user turn, until Claude ends its turn or a limit stops it. The tools and system prompt never
+change within a trial, so they are marked for prompt caching, and so is the growing conversation.
+
+Limits are typed exceptions raised where they are detected and caught in one place, so the loop
+carries no counters-and-flags logic. Retries on 429, 529, 5xx and lost connections are the SDK's own
+(`max_retries`, exponential backoff honouring `retry-after`); once they are exhausted the trial is an
+infrastructure error, never a low score. ANTHROPIC_BASE_URL is honoured (by the SDK), so any
+Messages-compatible server can stand in.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Literal, cast
 
-from evals.agents.base import Agent
-from evals.errors import BadInputError
+import anthropic
+
+from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination, Usage
+from evals.agents.config import AgentConfig, load_agent_config
+from evals.errors import BadInputError, InfrastructureError
+from evals.tools.base import Envelope, Toolset
+
+CACHE = {"type": "ephemeral"}
+# Sampling parameters are only accepted by this older API version (2026-10-21 rejects them, and the
+# anthropic SDK 2.x no longer has them as arguments), so a configured temperature pins it.
+SAMPLING_API_VERSION = "2023-06-01"
+# Statuses that mean the request itself was wrong for this conversation (e.g. the prompt grew past
+# the context window): the agent's failure, graded on what it did. Everything else that survives the
+# SDK's retries (rate limits, overload, 5xx, auth, unknown model, no connection) is infrastructure.
+AGENT_FAULT_STATUSES = {400, 413, 422}
+
+
+class LimitExceeded(Exception):
+    """A trial limit was reached; `kind` is the termination reason recorded on the transcript."""
+
+    def __init__(self, kind: Literal["max_turns", "max_tokens"], value: int, limit: int) -> None:
+        super().__init__(f"{kind}: {value} reached the limit of {limit}")
+        self.kind: Termination = kind
+
+
+class ModelUnavailable(InfrastructureError):
+    """The Messages API could not be reached or kept failing after retries. Carries the partial run."""
+
+    def __init__(self, message: str, partial: AgentResult) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+class ModelRejected(Exception):
+    """The API refused the conversation as invalid (e.g. too long): the agent failed, graded as is."""
+
+    def __init__(self, message: str, partial: AgentResult) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
+@dataclass
+class Conversation:
+    """What one trial has said and spent so far."""
+
+    config: AgentConfig
+    system: str
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    final_text: str = ""
+
+    @property
+    def tokens(self) -> int:
+        u = self.usage
+        return u.input_tokens + u.output_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
+
+    def check_limits(self) -> None:
+        if len(self.calls) >= self.config.max_turns:
+            raise LimitExceeded("max_turns", len(self.calls), self.config.max_turns)
+        cap = self.config.max_total_tokens
+        if cap is not None and self.tokens >= cap:
+            raise LimitExceeded("max_tokens", self.tokens, cap)
+
+    def request_messages(self) -> list[dict[str, Any]]:
+        """The conversation with a cache breakpoint on its last block (earlier ones stay unmarked)."""
+        out = [dict(m) for m in self.messages]
+        last = out[-1]
+        blocks = [dict(b) for b in last["content"]]
+        blocks[-1]["cache_control"] = CACHE
+        last["content"] = blocks
+        return out
+
+    def result(self, termination: Termination) -> AgentResult:
+        return AgentResult(
+            model=self.config.model,
+            messages=[{"role": "system", "content": self.system}, *self.messages],
+            usage=self.usage,
+            turns=len(self.calls),
+            termination=termination,
+            final_text=self.final_text,
+            model_calls=self.calls,
+        )
+
+
+def _usage(reply: Any) -> Usage:
+    u = reply.usage
+    return Usage(
+        input_tokens=u.input_tokens or 0,
+        output_tokens=u.output_tokens or 0,
+        cache_read_input_tokens=u.cache_read_input_tokens or 0,
+        cache_creation_input_tokens=u.cache_creation_input_tokens or 0,
+    )
+
+
+def tool_result(block_id: str, envelope: Envelope) -> dict[str, Any]:
+    return {
+        "type": "tool_result",
+        "tool_use_id": block_id,
+        "content": json.dumps(envelope, ensure_ascii=False, default=str),
+        "is_error": not envelope.get("successful", False),
+    }
+
+
+class ClaudeAgent:
+    """One trial's agent. A fresh instance (and client) per trial: nothing is shared between trials."""
+
+    def __init__(self, config: AgentConfig, addendum: str) -> None:
+        self.config = config
+        self.addendum = addendum
+
+    def sampling(self) -> dict[str, Any]:
+        if self.config.temperature is None:
+            return {}
+        return {
+            "extra_body": {"temperature": self.config.temperature},
+            "extra_headers": {"anthropic-version": SAMPLING_API_VERSION},
+        }
+
+    def tools(self, toolset: Toolset) -> list[dict[str, Any]]:
+        allow = set(self.config.tools)
+        tools = [dict(s) for s in toolset.schemas() if not allow or s["name"] in allow]
+        if tools:
+            tools[-1]["cache_control"] = CACHE
+        return tools
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> AgentResult:
+        system = prompts.system.rstrip() + (f"\n\n{self.addendum}" if self.addendum else "")
+        convo = Conversation(self.config, system)
+        convo.messages.append({"role": "user", "content": [{"type": "text", "text": prompts.task}]})
+        tools = self.tools(toolset)
+        try:
+            async with anthropic.AsyncAnthropic(
+                max_retries=self.config.max_retries, timeout=self.config.timeout_s
+            ) as client:
+                termination = await self._loop(client, convo, tools, toolset)
+        except LimitExceeded as limit:
+            termination = limit.kind
+        except anthropic.APIStatusError as exc:
+            message = f"Messages API answered {exc.status_code} after retries: {exc.message}"
+            if exc.status_code in AGENT_FAULT_STATUSES:
+                raise ModelRejected(message, convo.result("error")) from exc
+            raise ModelUnavailable(message, convo.result("error")) from exc
+        except anthropic.APIConnectionError as exc:
+            raise ModelUnavailable(
+                f"Messages API unreachable after retries: {exc}", convo.result("error")
+            ) from exc
+        return convo.result(termination)
+
+    async def _loop(
+        self,
+        client: anthropic.AsyncAnthropic,
+        convo: Conversation,
+        tools: list[dict[str, Any]],
+        toolset: Toolset,
+    ) -> Termination:
+        allowed = {t["name"] for t in tools}
+        while True:
+            convo.check_limits()
+            started = time.perf_counter()
+            reply = await client.messages.create(
+                **self.sampling(),
+                model=self.config.model,
+                max_tokens=self.config.max_tokens,
+                output_config=cast(Any, {"effort": self.config.effort})
+                if self.config.effort
+                else anthropic.omit,
+                system=[{"type": "text", "text": convo.system, "cache_control": {"type": "ephemeral"}}],
+                tools=cast(Any, tools),
+                messages=cast(Any, convo.request_messages()),
+            )
+            usage = _usage(reply)
+            convo.usage = convo.usage.add(usage)
+            convo.calls.append(
+                {
+                    "turn": len(convo.calls) + 1,
+                    "model": reply.model,
+                    "stop_reason": reply.stop_reason,
+                    "latency_s": round(time.perf_counter() - started, 4),
+                    "usage": usage.model_dump(),
+                    "request_id": getattr(reply, "_request_id", None),
+                }
+            )
+            content = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]
+            convo.messages.append({"role": "assistant", "content": content})
+            text = "".join(b.get("text", "") for b in content if b.get("type") == "text").strip()
+            if text:
+                convo.final_text = text
+            if reply.stop_reason == "max_tokens":
+                raise LimitExceeded("max_tokens", usage.output_tokens, self.config.max_tokens)
+            uses = [b for b in content if b.get("type") == "tool_use"]
+            if reply.stop_reason != "tool_use" or not uses:
+                return "end_turn"
+            results = []
+            for block in uses:  # in order: later calls in a turn may depend on earlier ones' effects
+                if block["name"] in allowed:
+                    envelope = await toolset.call(block["name"], block.get("input") or {})
+                else:
+                    envelope = {"data": {}, "successful": False, "error": f"Unknown tool {block['name']!r}"}
+                results.append(tool_result(block["id"], envelope))
+            convo.messages.append({"role": "user", "content": results})
+
+
+def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
+    from evals.tools import catalogue  # noqa: F401  (registers every tool)
+    from evals.tools.base import CATALOGUE
+
+    unknown = sorted(set(config.tools) - set(CATALOGUE))
+    if unknown:
+        raise BadInputError(f"{agent_file}: tools: unknown tool slugs: {', '.join(unknown)}")
 
 
 def claude_agent_factory(agent_dir: Path) -> tuple[str, Callable[[int], Agent]]:
-    raise BadInputError("--agent claude is not available yet in this version; use --agent replay:NAME")
+    """Validate the agent's config and credentials up front (bad input exits 2 before any trial)."""
+    config, addendum = load_agent_config(agent_dir)
+    _check_allowlist(config, agent_dir / "agent.yaml")
+    if not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
+        raise BadInputError(
+            "--agent claude needs ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in the environment"
+        )
+
+    def make(trial: int) -> Agent:
+        return ClaudeAgent(config, addendum)
+
+    return f"claude ({config.model})", make

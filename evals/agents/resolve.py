@@ -2,6 +2,10 @@
 
 Specs: `replay:NAME`, `claude`, `package.module:callable` (a team's own agent), and `auto`
 (claude when ANTHROPIC_API_KEY is set, otherwise the scenario's offline replays, one per trial in turn).
+
+A team's own agent is `async def agent(prompts, toolset) -> AgentResult | str | None`, or a class
+whose instances are such callables: the class is instantiated (without arguments) once per trial,
+so no state leaks from one trial into another. The module is imported from the project root.
 """
 
 from __future__ import annotations
@@ -9,9 +13,11 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 from evals.agents.base import Agent
 from evals.agents.replay import ReplayAgent, load_fixture
@@ -43,8 +49,10 @@ def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callabl
     return make
 
 
-def _custom(spec: str) -> Callable[[int], Agent]:
+def _custom(spec: str, project: Path) -> Callable[[int], Agent]:
     module_name, _, attr = spec.partition(":")
+    if str(project) not in sys.path:
+        sys.path.append(str(project))  # the team's agent lives in their repo, next to evals.yaml
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -52,6 +60,13 @@ def _custom(spec: str) -> Callable[[int], Agent]:
     target = getattr(module, attr, None)
     if target is None or not callable(target):
         raise BadInputError(f"--agent {spec}: {module_name} has no callable {attr!r}")
+    if inspect.isclass(target):
+        if not inspect.iscoroutinefunction(vars(target).get("__call__")):
+            raise BadInputError(
+                f"--agent {spec}: class {attr} needs an `async def __call__(prompts, toolset)`"
+            )
+        cls = cast(Callable[[], Agent], target)
+        return lambda trial: cls()
     method = vars(type(target)).get("__call__")
     if not inspect.iscoroutinefunction(target) and not inspect.iscoroutinefunction(method):
         raise BadInputError(f"--agent {spec}: {attr} must be an async function (prompts, toolset)")
@@ -77,5 +92,5 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         label, make = claude_agent_factory(agent_dir)
         return AgentChoice(spec, label, make)
     if ":" in spec:
-        return AgentChoice(spec, spec, _custom(spec))
+        return AgentChoice(spec, spec, _custom(spec, agent_dir.parent))
     raise BadInputError(f"--agent {spec!r}: expected auto, claude, replay:NAME or module:callable")

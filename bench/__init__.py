@@ -1,0 +1,1 @@
+"""Benchmarks of the harness itself (not timed tests): run with `python -m bench.<name>`."""

@@ -1,0 +1,60 @@
+"""`agent/agent.yaml`: the Claude agent's model, limits, sampling and tool allowlist.
+
+This file (with the prompt it points to) is what a pull request changes and what the gate judges,
+so it is validated strictly: a misspelt `max_turn` silently ignored would run a different agent
+from the one the reviewer read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.errors import BadInputError
+from evals.loading import load_model
+
+AGENT_FILE = "agent.yaml"
+
+
+class AgentConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    model: str = Field(min_length=1, description="model id; also the key into the pricing file")
+    max_turns: int = Field(default=60, gt=0, description="model calls per trial before it is stopped")
+    max_tokens: int = Field(default=4096, gt=0, description="output tokens per model response")
+    max_total_tokens: int | None = Field(
+        default=None, gt=0, description="input + output tokens per trial before it is stopped (none: no cap)"
+    )
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="none: the model's default. Set, it is sent with anthropic-version 2023-06-01, "
+        "because version 2026-10-21 (anthropic SDK 2.x) rejects sampling parameters",
+    )
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = Field(
+        default=None, description="output_config.effort; none: the model's default"
+    )
+    tools: list[str] = Field(default_factory=list, description="allowlist of tool slugs; empty: every tool")
+    system_addendum: str | None = Field(
+        default=None,
+        description="file (relative to the project root) appended to the scenario's system prompt",
+    )
+    max_retries: int = Field(
+        default=4, ge=0, le=20, description="SDK retries on 429, 529, 5xx, lost connections"
+    )
+    timeout_s: float = Field(default=600.0, gt=0, description="per model request, retries excluded")
+
+
+def load_agent_config(agent_dir: Path) -> tuple[AgentConfig, str]:
+    """The config and the text of its system addendum (empty when it has none)."""
+    config = load_model(AgentConfig, agent_dir / AGENT_FILE)
+    addendum = ""
+    if config.system_addendum:
+        path = agent_dir.parent / config.system_addendum
+        if not path.is_file():
+            raise BadInputError(f"{agent_dir / AGENT_FILE}: system_addendum: {path} not found")
+        addendum = path.read_text(encoding="utf-8").strip()
+    return config, addendum
