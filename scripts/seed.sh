@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Stage "seed". There is no separate seeding command: every trial seeds its own fresh world inside
-# `python -m evals run` (scripts/agent.sh), because a sandbox world lives in that process and a live
-# world must be fresh per trial. What can happen before anything is spent is checked here: each
-# scenario named in EVALS_SCENARIOS (default: the config's suite) exists, so a typo fails in seconds
-# with exit 2 instead of after the agent ran.
+# Stage "seed". In the sandbox world (default) there is nothing to seed ahead of time: every trial
+# seeds its own fresh world inside `python -m evals run` (scripts/agent.sh), so this stage only
+# checks that each scenario in EVALS_SCENARIOS exists, failing a typo in seconds with exit 2. In the
+# live world (EVALS_WORLD=live) it delivers the scenarios' emails to the agent's real inbox once
+# (`python -m evals seed-inbox`; reruns skip what is already there); repos and Notion pages are
+# still created per trial by `run`.
+# Inputs (env): EVALS_SCENARIOS (space-separated; default: the config's suite), EVALS_WORLD.
 set -euo pipefail
+if [[ "${EVALS_WORLD:-sandbox}" == "live" ]]; then
+  args=(seed-inbox)
+  for name in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$name"); done
+  exec python -m evals "${args[@]}"
+fi
 known="$(python -m evals scenarios)"
 echo "Scenarios in this repository: $(echo "$known" | tr '\n' ' ')"
 for name in ${EVALS_SCENARIOS:-}; do
@@ -13,4 +20,4 @@ for name in ${EVALS_SCENARIOS:-}; do
     exit 2
   fi
 done
-echo "Seeding: a fresh ${EVALS_WORLD:-sandbox} world per trial, inside the agent stage."
+echo "Sandbox world: each trial seeds its own in the agent stage."

@@ -1,0 +1,57 @@
+"""Dry run of the nightly workflow: plan, two shards, fan-in, on the sandbox with offline replays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.test_dry_run_runner import Runner
+
+DISPATCH = Path(__file__).resolve().parent / "fixtures" / "webhooks" / "workflow_dispatch.json"
+
+
+def dispatch(tmp_path: Path, suite: str, trials: str) -> Runner:
+    event = json.loads(DISPATCH.read_text(encoding="utf-8"))
+    event["inputs"] = {"suite": suite, "trials": trials}
+    return Runner(
+        tmp_path, "workflow_dispatch", event, event["repository"]["full_name"], inputs=event["inputs"]
+    )
+
+
+def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_once(tmp_path: Path) -> None:
+    runner = dispatch(tmp_path, suite="trial-run", trials="5")
+    jobs = runner.run("evals-nightly.yml")
+
+    (plan,) = jobs["plan"]
+    assert plan.result == "success", plan.log()
+    assert [m["slice"] for m in json.loads(plan.outputs["matrix"])["include"]] == ["0/2", "1/2"]
+
+    shards = jobs["shard"]
+    assert len(shards) == 2 and all(s.result == "success" for s in shards), [s.log() for s in shards]
+    shard_trials = []
+    for name in ("shard-trial-run-0-of-2", "shard-trial-run-1-of-2"):
+        lines = (runner.artifacts / name / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        shard_trials.append(sorted(json.loads(line)["trial"] for line in lines))
+    assert shard_trials == [[0, 1], [2, 3, 4]]
+
+    (fan_in,) = jobs["fan-in"]
+    assert fan_in.result == "success", fan_in.log()
+    merged = runner.artifacts / "nightly-run"
+    results = [
+        json.loads(line) for line in (merged / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert sorted((r["scenario"], r["trial"]) for r in results) == [("trial-run", t) for t in range(5)]
+    summary = json.loads((merged / "summary.json").read_text(encoding="utf-8"))
+    assert summary["scenarios"]["trial-run"]["k"] == 5
+    assert summary["scenarios"]["trial-run"]["errored"] == 0
+    assert [t["trial"] for t in summary["trials"]["trial-run"]] == [0, 1, 2, 3, 4]
+    assert summary["verdict"] == "pass"
+    assert "Agent evals" in fan_in.summary  # the report went to the job summary
+
+    candidate = runner.artifacts / "candidate-baseline"
+    baseline = json.loads((candidate / "baseline.json").read_text(encoding="utf-8"))
+    assert baseline["scenarios"]["trial-run"]["k"] == 5
+    assert sorted(t["trial"] for t in baseline["scenarios"]["trial-run"]["trials"]) == [0, 1, 2, 3, 4]
+    history = (candidate / "history.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(history[-1])  # one line appended for this run
+    assert fan_in.step("Compare with the current baseline (the gate)").returncode == 0
