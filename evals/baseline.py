@@ -179,7 +179,10 @@ def history_entry(summary: dict[str, Any], run_dir: Path) -> dict[str, Any]:
         "agent_config_hash": run.get("agent_config_hash", ""),
         "fingerprint": digest(summary.get("fingerprint", {})),
         "verdict": summary.get("verdict"),
-        "total": {k: summary["total"].get(k) for k in ("mean", "max", "baseline", "delta", "ci")},
+        "total": {
+            **{k: summary["total"].get(k) for k in ("mean", "max", "baseline", "delta")},
+            "ci": (summary.get("gate") or {}).get("ci"),
+        },
         "scenarios": {
             name: {
                 "k": agg["k"],

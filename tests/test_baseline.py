@@ -69,4 +69,5 @@ def test_history_gets_one_line_per_run_however_often_the_job_reruns(
     entry = json.loads(lines[0])
     assert entry["run"] == "ref" and entry["verdict"] == "pass"
     assert entry["scenarios"]["trial-run"]["per_trial"] == [7.0] and entry["total"]["mean"] == 7
+    assert entry["total"]["ci"] == [0, 0]  # a deterministic replay against a spread-free baseline
     assert "Already recorded" in capsys.readouterr().out
