@@ -13,10 +13,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
 from evals.world.model import Mailbox, World
+
+if TYPE_CHECKING:
+    from tests.fakes.composio_api import FakeComposio
+    from tests.fakes.github_api import FakeGitHub
+    from tests.fakes.notion_api import FakeNotion
 
 
 class HttpError(Exception):
@@ -102,7 +107,9 @@ class FakeServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
         self._httpd.daemon_threads = True
-        threading.Thread(target=self._httpd.serve_forever, daemon=True).start()
+        threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        ).start()
         return self
 
     def stop(self) -> None:
@@ -155,9 +162,9 @@ class FakeServices:
     """GitHub, Notion and Composio fakes over one universe, plus the live-mode environment for them."""
 
     universe: Universe
-    github: Any
-    notion: Any
-    composio: Any
+    github: FakeGitHub
+    notion: FakeNotion
+    composio: FakeComposio
     parent_page: str
 
     @classmethod
@@ -167,11 +174,14 @@ class FakeServices:
         from tests.fakes.notion_api import FakeNotion
 
         universe = Universe.empty(AGENT_ADDRESS)
-        github = FakeGitHub(universe, token="ghp-fake", login="evals-bot", orgs=["acme-evals"]).start()
-        notion = FakeNotion(universe, token="ntn-fake").start()
+        github = FakeGitHub(universe, token="ghp-fake", login="evals-bot", orgs=["acme-evals"])
+        notion = FakeNotion(universe, token="ntn-fake")
+        github.start()
+        notion.start()
         parent = notion.add_root("Agent evals sandbox")
         accounts = {account: address for address, account in PERSONAS.values()}
-        composio = FakeComposio(universe, "ck-fake", accounts, TOOLKIT_VERSIONS).start()
+        composio = FakeComposio(universe, "ck-fake", accounts, TOOLKIT_VERSIONS)
+        composio.start()
         return cls(universe, github, notion, composio, parent)
 
     def stop(self) -> None:

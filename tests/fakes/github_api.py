@@ -37,7 +37,7 @@ def tree_sha(tree: dict[str, str]) -> str:
     return hashlib.sha1(b"tree " + canonical(tree).encode()).hexdigest()
 
 
-def merge(base: Any, overlay: dict[str, Any]) -> Any:
+def merge(base: dict[str, Any], overlay: dict[str, Any]) -> dict[str, Any]:
     for key, value in overlay.items():
         if isinstance(value, dict) and isinstance(base.get(key), dict):
             merge(base[key], value)
@@ -154,7 +154,8 @@ class FakeGitHub(FakeServer):
 
     def pull_json(self, repo: Repo, pr: PullRequest) -> dict[str, Any]:
         out: dict[str, Any] = self.example("GET /repos/{owner}/{repo}/pulls", repo.full_name)[0]
-        out.pop("milestone", None)
+        out["milestone"] = None
+        out.update({"requested_teams": [], "requested_reviewers": [], "labels": []})
         head_sha = repo.branches.get(pr.head, "")
         return merge(
             out,

@@ -88,7 +88,7 @@ class FakeNotion(FakeServer):
         raise not_found(f"block with ID: {block_id}")
 
     def breadcrumb(self, page_id: str) -> list[str]:
-        out = []
+        out: list[str] = []
         current = self.parents.get(page_id)
         while current is not None:
             out.insert(0, self.page(current).title)
@@ -96,8 +96,8 @@ class FakeNotion(FakeServer):
         return out
 
     def block(self, raw: dict[str, Any], stamp: str) -> Block:
-        kind = raw.get("type")
-        body = raw.get(kind) if isinstance(kind, str) else None
+        kind = str(raw.get("type"))
+        body = raw.get(kind)
         if not isinstance(body, dict):
             raise HttpError(
                 400,

@@ -1,0 +1,89 @@
+"""Live mode refuses to start on missing or wrong credentials: exit 2, naming the key, before any
+run directory or remote resource exists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from evals.cli import main
+from tests.fakes import FakeServices
+
+RUN = ["run", "--world", "live", "--scenario", "trial-run", "--agent", "replay:reference"]
+
+
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
+    fakes = FakeServices.start()
+    for key, value in fakes.env().items():
+        monkeypatch.setenv(key, value)
+    yield fakes
+    fakes.stop()
+
+
+def nothing_created(project: Path, services: FakeServices) -> bool:
+    writes = [s for f in (services.github, services.notion) for s in f.served if s.method != "GET"]
+    return not (project / "runs").exists() and not services.universe.world.repos and not writes
+
+
+def test_missing_keys_are_named_and_nothing_is_contacted(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("NOTION_TOKEN")
+    monkeypatch.delenv("COMPOSIO_GMAIL_ACCOUNT")
+    assert main([*RUN, "--out", str(project / "runs" / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "NOTION_TOKEN: missing" in err and "COMPOSIO_GMAIL_ACCOUNT: missing" in err
+    assert nothing_created(project, services)
+    assert not services.github.served and not services.notion.served and not services.composio.served
+
+
+def test_a_malformed_persona_mapping_is_bad_input(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LIVE_PERSONAS", '{"dev": {"address": "not-an-address", "account": "ca_1"}}')
+    assert main([*RUN]) == 2
+    assert "LIVE_PERSONAS.dev.address" in capsys.readouterr().err
+    assert nothing_created(project, services)
+
+
+@pytest.mark.parametrize(
+    ("key", "named"),
+    [
+        ("GITHUB_TOKEN", "GITHUB_TOKEN was refused"),
+        ("NOTION_TOKEN", "NOTION_TOKEN was refused"),
+        ("COMPOSIO_API_KEY", "COMPOSIO_API_KEY was refused"),
+    ],
+)
+def test_a_refused_token_exits_2_before_anything_is_created(
+    project: Path,
+    services: FakeServices,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    key: str,
+    named: str,
+) -> None:
+    monkeypatch.setenv(key, "wrong-token")
+    assert main([*RUN]) == 2
+    assert named in capsys.readouterr().err
+    assert nothing_created(project, services)
+
+
+def test_a_notion_parent_the_integration_cannot_see_is_named(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("NOTION_PARENT_PAGE_ID", "0" * 32)
+    assert main([*RUN]) == 2
+    assert "NOTION_PARENT_PAGE_ID" in capsys.readouterr().err
+    assert nothing_created(project, services)
+
+
+def test_a_persona_without_a_real_mailbox_is_named_by_seed_inbox(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("LIVE_PERSONAS", '{"cto": {"address": "cto@inbox.example", "account": "ca_2"}}')
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 2
+    assert "LIVE_PERSONAS has no entry for dev" in capsys.readouterr().err
+    assert services.universe.world.mailbox.messages == []

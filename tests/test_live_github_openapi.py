@@ -1,0 +1,80 @@
+"""Every response the fake GitHub gives PyGithub during a live run and a janitor pass conforms to
+GitHub's official OpenAPI description (the schemas kept in tests/fixtures/openapi/github.json)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from evals.cli import main
+from tests.fakes import FakeServices
+from tests.fakes.github_api import load_openapi
+
+
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
+    fakes = FakeServices.start()
+    for key, value in fakes.env().items():
+        monkeypatch.setenv(key, value)
+    yield fakes
+    fakes.stop()
+
+
+def validator(openapi: dict[str, Any], key: str) -> Draft202012Validator:
+    registry: Registry[Any] = Registry().with_resource("urn:github", DRAFT202012.create_resource(openapi))
+    pointer = key.replace("~", "~0").replace("/", "~1")
+    return Draft202012Validator({"$ref": f"urn:github#/endpoints/{pointer}/schema"}, registry=registry)
+
+
+def problems(services: FakeServices) -> tuple[set[str], list[str]]:
+    openapi = load_openapi()
+    seen, bad = set(), []
+    for served in services.github.served:
+        key = f"{served.method} {services.github.openapi_paths[served.route]}"
+        seen.add(key)
+        spec = openapi["endpoints"][key]
+        assert served.status == spec["status"], f"{key} answered {served.status}: {served.body}"
+        for error in validator(openapi, key).iter_errors(served.body):
+            bad.append(f"{key}: {'/'.join(map(str, error.absolute_path))}: {error.message[:160]}")
+    return seen, bad
+
+
+@pytest.mark.parametrize("owner", ["acme-evals", "evals-bot"], ids=["organisation", "own-account"])
+def test_fake_github_answers_as_the_openapi_description_says(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, owner: str
+) -> None:
+    monkeypatch.setenv("GITHUB_OWNER", owner)
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    run = ["run", "--world", "live", "--scenario", "trial-run", "--agent", "replay:reference"]
+    assert main([*run, "--out", str(project / "runs" / "live")]) == 0
+    assert main(["janitor"]) == 0
+    seen, bad = problems(services)
+    assert bad == []
+    used = {
+        "GET /user",
+        "POST /repos/{owner}/{repo}/git/trees",
+        "POST /repos/{owner}/{repo}/git/commits",
+        "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+        "GET /repos/{owner}/{repo}/pulls",
+        "GET /repos/{owner}/{repo}/compare/{basehead}",
+        "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+        "GET /repos/{owner}/{repo}/git/blobs/{file_sha}",
+        "DELETE /repos/{owner}/{repo}",
+    }
+    assert used <= seen
+    created = "POST /orgs/{org}/repos" if owner == "acme-evals" else "POST /user/repos"
+    assert created in seen
+
+
+def test_the_schemas_catch_a_response_missing_a_required_field() -> None:
+    openapi = load_openapi()
+    example = dict(openapi["endpoints"]["GET /repos/{owner}/{repo}/git/ref/{ref}"]["example"])
+    assert list(validator(openapi, "GET /repos/{owner}/{repo}/git/ref/{ref}").iter_errors(example)) == []
+    del example["object"]
+    assert list(validator(openapi, "GET /repos/{owner}/{repo}/git/ref/{ref}").iter_errors(example))
