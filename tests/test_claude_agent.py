@@ -15,7 +15,7 @@ from evals.agents.base import Usage
 from evals.cli import main
 from evals.pricing import load_pricing
 from tests.conftest import read_summary
-from tests.stubs.anthropic_stub import Reply, StubAnthropic, message, text, tool_uses
+from tests.stubs.anthropic_stub import Reply, StubAnthropic, error, message, text, tool_uses
 from tests.stubs.reference_player import ReferencePlayer, flaky, is_judge, judge_reply
 
 RUN = ["run", "--scenario", "trial-run", "--agent", "claude"]
@@ -264,3 +264,30 @@ def test_a_configured_temperature_is_sent_pinned_to_the_api_version_that_accepts
     index = next(i for i, r in enumerate(stub.requests) if not is_judge(r))
     assert stub.requests[index]["temperature"] == 0.2
     assert stub.headers[index]["anthropic-version"] == "2023-06-01"
+
+
+def test_a_conversation_the_api_rejects_as_invalid_is_the_agents_failure_and_is_graded(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = project / "runs" / "rejected"
+    fetch = tool_uses(("GMAIL_FETCH_EMAILS", {"max_results": 1}))
+    too_long = error(400, "invalid_request_error", "prompt is too long")
+    with StubAnthropic(default=scripted(fetch, too_long)) as stub:
+        use_stub(monkeypatch, stub.url)
+        main([*RUN, "--out", str(out)])
+    record = results(out)[0]
+    assert record["status"] == "ok" and record["grade"] is not None
+    assert "400" in record["error"] and record["metrics"]["termination"] == "error"
+    t = read_json(out / "trials" / "trial-run" / "0" / "transcript.json")
+    assert t["turns"] == 1 and len(t["tool_calls"]) == 1  # the partial run is kept
+
+
+def test_an_api_that_refuses_the_key_makes_the_trial_an_infrastructure_error(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = project / "runs" / "auth"
+    with StubAnthropic(default=error(401, "authentication_error", "invalid x-api-key")) as stub:
+        use_stub(monkeypatch, stub.url)
+        assert main([*RUN, "--out", str(out)]) == 3
+    record = results(out)[0]
+    assert record["status"] == "error" and "401" in record["error"]
