@@ -43,22 +43,11 @@ def judge_server(monkeypatch: pytest.MonkeyPatch, answer: Answer) -> Iterator[St
         yield stub
 
 
-def run(out: Path, replay: str = "reference") -> int:
+def run(out: Path, replay: str = "reference", *more: str) -> int:
     """One trial, compared with no baseline: these tests are about the judge, not the gate's verdict."""
     none = str(out.parent / "no-baseline.json")
-    return main(
-        [
-            "run",
-            "--scenario",
-            "trial-run",
-            "--agent",
-            f"replay:{replay}",
-            "--out",
-            str(out),
-            "--baseline",
-            none,
-        ]
-    )
+    args = ["--agent", f"replay:{replay}", "--out", str(out), "--baseline", none, *more]
+    return main(["run", "--scenario", "trial-run", *args])
 
 
 def parts(out: Path) -> dict[str, dict[str, Any]]:
@@ -267,3 +256,14 @@ def test_a_trials_judge_calls_overlap_but_never_exceed_the_concurrency_limit(
         verdicts = judge.decide_all([_request(f"P{i}", f"evidence {i}") for i in range(6)])
     assert [v.score for v in verdicts] == [1] * 6
     assert peak == 2
+
+
+def test_trials_with_identical_evidence_ask_the_model_once(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = project / "runs" / "twice"
+    with judge_server(monkeypatch, lambda part: verdict(0)) as stub:
+        assert run(out, "regressed", "--trials", "3") == 0
+    assert asked(stub) == ["T1b"]
+    sources = sorted(r["grade"]["parts"][1]["judge"]["source"] for r in results(out))
+    assert sources == ["cache", "cache", "model"]

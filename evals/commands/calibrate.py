@@ -120,9 +120,13 @@ def _pct(agree: int, decided: int) -> str:
     return f"{agree / decided:.0%}" if decided else "–"
 
 
-def _report(samples: list[Sample], verdicts: list[Verdict]) -> list[str]:
+def _report(samples: list[Sample], verdicts: list[Verdict], order: dict[tuple[str, str], int]) -> list[str]:
+    """Rows in rubric order: labelled, judged (scored), agreeing, unscored, agreement among judged."""
     rows: dict[tuple[str, str], list[int]] = {}
-    for sample, verdict in zip(samples, verdicts, strict=True):
+    for sample, verdict in sorted(
+        zip(samples, verdicts, strict=True),
+        key=lambda sv: order.get((sv[0].scenario, sv[0].pending.request.part), 0),
+    ):
         row = rows.setdefault((sample.scenario, sample.pending.request.part), [0, 0, 0, 0])
         row[0] += 1
         if verdict.status == "scored":
@@ -130,7 +134,7 @@ def _report(samples: list[Sample], verdicts: list[Verdict]) -> list[str]:
             row[2] += int(verdict.score == sample.label.score)
         else:
             row[3] += 1
-    table = [[s, p, n, d, a, u, _pct(a, d)] for (s, p), (n, d, a, u) in sorted(rows.items())]
+    table = [[s, p, n, d, a, u, _pct(a, d)] for (s, p), (n, d, a, u) in rows.items()]
     totals = [sum(r[i] for r in rows.values()) for i in range(4)]
     table.append(["**overall**", "", *totals, _pct(totals[2], totals[1])])
     headers = ["scenario", "part", "labelled", "judged", "agree", "unscored", "agreement"]
@@ -187,7 +191,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
     judge = _judge(config, project)
     verdicts = judge.decide_all([s.pending.request for s in samples])
     print(f"Judge {judge.model} vs human labels, on evidence from {source}:\n")
-    print("\n".join(_report(samples, verdicts)))
+    order = {(n, part.id): i for n, ls in loaded.items() for i, (_, part) in enumerate(ls.rubric.parts())}
+    print("\n".join(_report(samples, verdicts, order)))
     if unlabelled:
         print(
             f"\n{unlabelled} judged (part, evidence) pair(s) had no label "

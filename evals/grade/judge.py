@@ -198,6 +198,7 @@ class Judge:
         self.temperature = temperature
         self._client: Any = None
         self._client_lock = threading.Lock()
+        self._key_locks: dict[str, threading.Lock] = {}
         # Bounds model calls across every trial sharing this judge, not just within one trial.
         self._slots = threading.BoundedSemaphore(self.concurrency)
 
@@ -274,14 +275,21 @@ class Judge:
         """The model's verdict, from the cache when this exact question was answered before."""
         key = self.cache_key(request)
         path = self._cache_path(key)
-        if path is not None and path.is_file():
-            cached = self._cached(key, path)
-            if cached is not None:
-                return cached
-        verdict = self._call(request)
-        if path is not None and verdict.status in ("scored", "unknown"):
-            write_json(path, {"key": key, "verdict": verdict.to_json()})
-        return verdict
+        if path is None:
+            return self._call(request)
+        with self._lock_for(path.name):  # trials with identical evidence ask once; the rest read the cache
+            if path.is_file():
+                cached = self._cached(key, path)
+                if cached is not None:
+                    return cached
+            verdict = self._call(request)
+            if verdict.status in ("scored", "unknown"):
+                write_json(path, {"key": key, "verdict": verdict.to_json()})
+            return verdict
+
+    def _lock_for(self, name: str) -> threading.Lock:
+        with self._client_lock:
+            return self._key_locks.setdefault(name, threading.Lock())
 
     def _client_instance(self) -> Any:
         import anthropic
