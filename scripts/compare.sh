@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stage "compare": the gate. Compares RUN_DIR with the baseline (`python -m evals compare`), rewrites
 # summary.json and report.md, and exits with the verdict's code: 0 pass, 1 regression,
-# 3 infrastructure error, 4 not comparable. This is the step that turns the check red.
+# 3 infrastructure error, 4 not comparable. This is the step that turns the check red, and the one
+# that writes the report to the job summary ($GITHUB_STEP_SUMMARY) with the verdict's annotations.
 # Inputs (env): RUN_DIR, EVALS_BASELINE (optional baseline file).
 set -euo pipefail
 args=(compare --run "${RUN_DIR:?RUN_DIR is required}")
