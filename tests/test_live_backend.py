@@ -54,3 +54,28 @@ def test_the_regressed_replay_loses_the_same_points_live(project: Path, services
     assert main([*args, "--out", str(sandbox)]) == 1
     assert main([*args, "--world", "live", "--out", str(live)]) == 1
     assert per_criterion(live) == per_criterion(sandbox)
+
+
+def parts(run: Path, scenario: str) -> dict[str, tuple[str, float | None, bool]]:
+    grade = json.loads((run / "trials" / scenario / "0" / "grade.json").read_text())
+    return {p["id"]: (p["status"], p["score"], p["judge"] is not None or p["layer"] == 2) for p in grade["parts"]}
+
+
+def test_nightshift_live_gives_every_code_check_the_sandbox_result_and_never_a_different_judged_score(
+    project: Path, services: FakeServices
+) -> None:
+    """Judged parts read evidence with run-specific facts (real timestamps, addresses); without an
+    API key their human labels may not cover that evidence, and then they are unscored, never 0."""
+    assert main(["seed-inbox", "--scenario", "nightshift"]) == 0
+    sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
+    args = ["run", "--scenario", "nightshift", "--agent", "replay:reference"]
+    main([*args, "--out", str(sandbox)])
+    main([*args, "--world", "live", "--out", str(live)])
+    offline, online = parts(sandbox, "nightshift"), parts(live, "nightshift")
+    assert online.keys() == offline.keys()
+    for part, (status, score, judged) in online.items():
+        if judged and status == "unscored":
+            continue
+        assert (status, score) == offline[part][:2], part
+    code_only = [p for p, (_, _, judged) in offline.items() if not judged]
+    assert code_only and all(online[p][1] == offline[p][1] == 1 for p in code_only)

@@ -81,19 +81,34 @@ class Translator:
         return self.to_scenario.get(real.lower(), real)
 
 
+def _key(scenario: Scenario, config: LiveConfig, email: Email) -> tuple[str, str] | None:
+    persona = config.personas.get(email.sender)
+    if persona is None:
+        return None
+    return persona.address.lower(), delivered_subject(scenario, email).lower()
+
+
+def _in_order(scenario: Scenario) -> list[Email]:
+    return sorted(scenario.emails, key=lambda e: (e.minutes, e.id))
+
+
 def seeded_threads(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> dict[str, list[str]]:
-    """thread id -> scenario email ids, matching inbox messages by persona sender and subject."""
-    wanted: dict[tuple[str, str], str] = {}
-    for email in scenario.emails:
-        persona = config.personas.get(email.sender)
-        if persona is not None:
-            wanted[(persona.address.lower(), delivered_subject(scenario, email).lower())] = email.id
+    """thread id -> scenario email ids. Inbox messages are matched by persona sender and subject;
+    several emails with the same sender and subject (follow-ups) are matched in delivery order."""
+    wanted: dict[tuple[str, str], list[str]] = {}
+    for email in _in_order(scenario):
+        key = _key(scenario, config, email)
+        if key is not None:
+            wanted.setdefault(key, []).append(email.id)
     threads: dict[str, list[str]] = {}
-    for message in _fetch(api, "-in:sent"):
+    inbox = sorted(
+        _fetch(api, "-in:sent"), key=lambda m: (str(m.get("messageTimestamp")), str(m["messageId"]))
+    )
+    for message in inbox:
         sender = next(iter(addresses(message.get("sender"))), "")
-        seed_id = wanted.get((sender, str(message.get("subject", "")).lower()))
-        if seed_id is not None:
-            threads.setdefault(str(message["threadId"]), []).append(seed_id)
+        queue = wanted.get((sender, str(message.get("subject", "")).lower()))
+        if queue:
+            threads.setdefault(str(message["threadId"]), []).append(queue.pop(0))
     return threads
 
 
@@ -130,18 +145,22 @@ def snapshot_sent(api: ComposioApi, translator: Translator, threads: dict[str, l
 def seed_inbox(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> list[tuple[str, str]]:
     """Deliver the scenario's emails from the persona mailboxes; skip ones already delivered.
 
-    Returns (email id, 'sent' | 'present') per email, in scenario order.
+    The n-th email with a given sender and subject counts as delivered when the inbox holds at
+    least n such messages, so a rerun after a partial failure sends only what is missing.
+    Returns (email id, 'sent' | 'present') per email, in delivery order.
     """
     report = []
-    for email in sorted(scenario.emails, key=lambda e: (e.minutes, e.id)):
+    seen: dict[tuple[str, str], int] = {}
+    present: dict[tuple[str, str], int] = {}
+    for email in _in_order(scenario):
         persona = config.personas[email.sender]
         subject = delivered_subject(scenario, email)
-        present = [
-            m
-            for m in _fetch(api, f'from:{persona.address} subject:"{subject}"')
-            if str(m.get("subject", "")).lower() == subject.lower()
-        ]
-        if present:
+        key = (persona.address.lower(), subject.lower())
+        if key not in present:
+            found = _fetch(api, f'from:{persona.address} subject:"{subject}"')
+            present[key] = sum(str(m.get("subject", "")).lower() == key[1] for m in found)
+        seen[key] = seen.get(key, 0) + 1
+        if present[key] >= seen[key]:
             report.append((email.id, "present"))
             continue
         result = api.execute(

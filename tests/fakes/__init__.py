@@ -153,7 +153,10 @@ class FakeServer:
 
 
 AGENT_ADDRESS = "evals-agent@inbox.example"
-PERSONAS = {"dev": ("sam.persona@inbox.example", "ca_persona_dev")}
+# Every persona of the project's scenarios, played by a mailbox on an example domain.
+PERSONAS = {
+    pid: (f"{pid}.persona@inbox.example", f"ca_persona_{pid}") for pid in ("dev", "alex", "marcus", "priya")
+}
 TOOLKIT_VERSIONS = {"github": "20260113_00", "gmail": "20260113_00", "notion": "20260113_00"}
 
 

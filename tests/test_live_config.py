@@ -1,0 +1,22 @@
+"""Live-mode configuration: names, naming convention and the documented keys agree."""
+
+from __future__ import annotations
+
+from evals.live.config import ENV_KEYS
+from evals.live.naming import is_trial_name, trial_name
+from tests.conftest import ROOT
+
+
+def test_env_example_lists_every_key_live_mode_reads() -> None:
+    text = (ROOT / ".env.example").read_text(encoding="utf-8")
+    documented = {line.lstrip("# ").split("=", 1)[0] for line in text.splitlines() if "=" in line}
+    assert set(ENV_KEYS.values()) <= documented
+
+
+def test_trial_names_are_valid_repo_names_that_the_janitor_recognises() -> None:
+    long_run = "20261130-012345-" + "+".join(["nightshift"] * 12)
+    for run_id, trial in [("20261130-012345-trial-run", 0), (long_run, 17)]:
+        name = trial_name(run_id, trial)
+        assert len(name) <= 100 and name.endswith(f"-t{trial}")
+        assert is_trial_name(name)
+    assert not is_trial_name("hydra-pipeline") and not is_trial_name("agent-evals-notes")
