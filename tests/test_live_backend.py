@@ -43,6 +43,8 @@ def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_service
     assert outcome["backend"] == "live"
     assert outcome["repos"][0]["full_name"].startswith("acme-evals/agent-evals-")
     assert [m["to"] for m in outcome["sent"]] == [["sam.rivera@acme.example"]], "trial 0's reply was reset"
+    written = "".join(p.read_text(errors="replace") for p in live.rglob("*") if p.is_file())
+    assert all(token not in written for token in ("ghp-fake", "ntn-fake")), "no token in the run directory"
     assert services.universe.world.repos == {}, "every trial repo was deleted"
     assert all(p.archived for p in services.universe.world.notion.pages if p.id != services.parent_page)
 
@@ -58,7 +60,9 @@ def test_the_regressed_replay_loses_the_same_points_live(project: Path, services
 
 def parts(run: Path, scenario: str) -> dict[str, tuple[str, float | None, bool]]:
     grade = json.loads((run / "trials" / scenario / "0" / "grade.json").read_text())
-    return {p["id"]: (p["status"], p["score"], p["judge"] is not None or p["layer"] == 2) for p in grade["parts"]}
+    return {
+        p["id"]: (p["status"], p["score"], p["judge"] is not None or p["layer"] == 2) for p in grade["parts"]
+    }
 
 
 def test_nightshift_live_gives_every_code_check_the_sandbox_result_and_never_a_different_judged_score(

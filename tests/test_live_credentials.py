@@ -87,3 +87,12 @@ def test_a_persona_without_a_real_mailbox_is_named_by_seed_inbox(
     assert main(["seed-inbox", "--scenario", "trial-run"]) == 2
     assert "LIVE_PERSONAS has no entry for dev" in capsys.readouterr().err
     assert services.universe.world.mailbox.messages == []
+
+
+def test_a_gmail_account_composio_does_not_know_is_named(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COMPOSIO_GMAIL_ACCOUNT", "ca_nobody")
+    assert main([*RUN]) == 2
+    assert "COMPOSIO_GMAIL_ACCOUNT" in capsys.readouterr().err
+    assert nothing_created(project, services)

@@ -74,8 +74,16 @@ class ComposioApi:
         }
 
     def check(self) -> None:
-        """Fail fast on a wrong key: one cheap authenticated request."""
+        """Fail fast on a wrong key, user or Gmail account: two cheap read-only requests."""
         self.tool_schemas(["GMAIL_FETCH_EMAILS"])
+        probe = self.execute(
+            "GMAIL_FETCH_EMAILS", {"query": "in:sent", "max_results": 1, "include_payload": False}
+        )
+        if not probe["successful"]:
+            raise BadInputError(
+                "COMPOSIO_GMAIL_ACCOUNT / COMPOSIO_USER_ID: Composio could not read the agent's Gmail "
+                f"({probe['error']})"
+            )
 
 
 def _message(exc: APIStatusError) -> str:

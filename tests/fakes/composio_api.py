@@ -32,6 +32,7 @@ class FakeComposio(FakeServer):
         self.personas = personas
         self.versions = versions
         self.executed: list[dict[str, Any]] = []
+        self.agent_accounts = {"ca_agent_gmail"}
         routes: list[tuple[str, str, Handler]] = [
             ("GET", r"/api/v3\.1/tools", self.list_tools),
             ("POST", r"/api/v3\.1/tools/execute/(?P<slug>[A-Z0-9_]+)", self.execute),
@@ -92,7 +93,12 @@ class FakeComposio(FakeServer):
         if slug not in CATALOGUE:
             raise HttpError(404, {"error": {"message": "Tool not found"}})
         args = body.get("arguments") or {}
-        sender = self.personas.get(str(body.get("connected_account_id")))
+        account = body.get("connected_account_id")
+        sender = self.personas.get(str(account))
+        if account is not None and sender is None and account not in self.agent_accounts:
+            raise HttpError(
+                400, {"error": {"message": f"Connected account {account} not found", "code": 1803}}
+            )
         if sender is not None:
             result = self.persona_send(sender, slug, args)
         else:
