@@ -13,7 +13,7 @@ import pytest
 
 from evals.cli import main
 from tests.conftest import read_summary
-from tests.fakes import FakeServices
+from tests.fakes import TOOLKIT_VERSIONS, FakeServices
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def per_criterion(run: Path) -> dict[str, float]:
 
 
 def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_services(
-    project: Path, services: FakeServices
+    project: Path, services: FakeServices, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
     sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
@@ -39,6 +39,9 @@ def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_service
     assert main([*args, "--world", "live", "--out", str(live)]) == 0
     assert per_criterion(live) == per_criterion(sandbox)
     assert read_summary(live)["total"]["mean"] == 7
+    assert "run one at a time" in capsys.readouterr().err
+    versions = {(e["slug"].split("_")[0].lower(), e.get("version")) for e in services.composio.executed}
+    assert versions == {(kit, TOOLKIT_VERSIONS[kit]) for kit in ("github", "gmail", "notion")}, "pinned"
     outcome = json.loads((live / "trials" / "trial-run" / "1" / "outcome.json").read_text())
     assert outcome["backend"] == "live"
     assert outcome["repos"][0]["full_name"].startswith("acme-evals/agent-evals-")

@@ -20,3 +20,23 @@ def test_trial_names_are_valid_repo_names_that_the_janitor_recognises() -> None:
         assert len(name) <= 100 and name.endswith(f"-t{trial}")
         assert is_trial_name(name)
     assert not is_trial_name("hydra-pipeline") and not is_trial_name("agent-evals-notes")
+
+
+def test_the_scenarios_repo_and_persona_addresses_point_at_the_real_ones() -> None:
+    from evals.live.tools import Aliases
+
+    aliases = Aliases(
+        ("acme-ai-labs", "demo-repo-0"),
+        ("acme-evals", "agent-evals-run-t0"),
+        {"sam.rivera@acme.example": "sam.persona@inbox.example"},
+    )
+    args = {"owner": "ACME-AI-LABS", "repo": "demo-repo-0", "path": "src/x.py"}
+    assert aliases.apply("GITHUB_GET_REPOSITORY_CONTENT", args)["repo"] == "agent-evals-run-t0"
+    assert aliases.apply("GITHUB_GET_REPOSITORY_CONTENT", {"owner": "octo", "repo": "demo-repo-0"}) == {
+        "owner": "octo",
+        "repo": "demo-repo-0",
+    }
+    mail = aliases.apply("GMAIL_REPLY_TO_THREAD", {"recipient_email": "Sam.Rivera@acme.example", "cc": []})
+    assert mail["recipient_email"] == "sam.persona@inbox.example"
+    query = aliases.apply("GMAIL_FETCH_EMAILS", {"query": "from:sam.rivera@acme.example is:unread"})
+    assert query["query"] == "from:sam.persona@inbox.example is:unread"
