@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from evals.agents.base import AgentPrompts
 from evals.cli import main
+from evals.tools.base import Toolset
 from tests.conftest import read_summary
 from tests.fakes import TOOLKIT_VERSIONS, FakeServices
 
@@ -86,3 +88,44 @@ def test_nightshift_live_gives_every_code_check_the_sandbox_result_and_never_a_d
         assert (status, score) == offline[part][:2], part
     code_only = [p for p, (_, _, judged) in offline.items() if not judged]
     assert code_only and all(online[p][1] == offline[p][1] == 1 for p in code_only)
+
+
+async def trash_the_inbox(prompts: AgentPrompts, toolset: Toolset) -> str:
+    """An agent that trashes every email in its inbox."""
+    inbox = await toolset.call("GMAIL_FETCH_EMAILS", {"query": "in:inbox", "max_results": 10})
+    for message in inbox["data"]["messages"]:
+        await toolset.call("GMAIL_MOVE_TO_TRASH", {"message_id": message["messageId"]})
+    return "trashed"
+
+
+def test_each_trial_starts_with_the_seeded_emails_back_in_the_inbox(
+    project: Path, services: FakeServices
+) -> None:
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    out = project / "runs" / "trash"
+    agent = "tests.test_live_backend:trash_the_inbox"
+    main(
+        [
+            "run",
+            "--world",
+            "live",
+            "--scenario",
+            "trial-run",
+            "--agent",
+            agent,
+            "--trials",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
+    for trial in (0, 1):
+        calls = json.loads((out / "trials" / "trial-run" / str(trial) / "transcript.json").read_text())[
+            "tool_calls"
+        ]
+        assert [m["subject"] for m in calls[0]["result"]["data"]["messages"]] == [
+            "False positives from the moderation classifier"
+        ]
+        assert calls[1]["tool"] == "GMAIL_MOVE_TO_TRASH" and calls[1]["result"]["successful"]
+    (message,) = services.universe.world.mailbox.messages
+    assert "TRASH" in message.labels, "the last trial's trash stays until the next trial restores it"

@@ -55,10 +55,11 @@ class LiveEnvironment:
         return self._toolset
 
     def setup(self) -> None:
-        """Reset the inbox, then create the repo and pages; anything created is recorded first."""
+        """Reset the inbox (trash what the agent sent, restore the seeded emails), then create the
+        repo and pages; a resource is recorded before it is created, so close() finds it."""
         b, config = self.backend, self.backend.config
         gmail.reset_sent(b.composio)
-        self.seeded.threads = gmail.seeded_threads(b.composio, config, self.scenario)
+        self.seeded.threads = gmail.restore_seeded(b.composio, config, self.scenario)
         self.seeded.repo = github_repo.SeededRepo(f"{config.github_owner}/{self.name}", "", "")
         self.seeded.repo = github_repo.seed_repo(b.github, config.github_owner, self.name, self.scenario)
         self.seeded.notion = notion_pages.SeededNotion("", [])

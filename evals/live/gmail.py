@@ -21,12 +21,16 @@ from evals.world.outcome import SentMail
 PAGE = 100
 
 
-def _fetch(api: ComposioApi, query: str, account: str | None = None) -> list[dict[str, Any]]:
+def _fetch(
+    api: ComposioApi, query: str, account: str | None = None, include_spam_trash: bool = False
+) -> list[dict[str, Any]]:
     """Every message matching a Gmail query, following page tokens."""
     out: list[dict[str, Any]] = []
     token: str | None = None
     while True:
         args: dict[str, Any] = {"query": query, "max_results": PAGE, "include_payload": True}
+        if include_spam_trash:
+            args["include_spam_trash"] = True
         if token:
             args["page_token"] = token
         result = api.execute("GMAIL_FETCH_EMAILS", args, account)
@@ -92,23 +96,43 @@ def _in_order(scenario: Scenario) -> list[Email]:
     return sorted(scenario.emails, key=lambda e: (e.minutes, e.id))
 
 
-def seeded_threads(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> dict[str, list[str]]:
-    """thread id -> scenario email ids. Inbox messages are matched by persona sender and subject;
-    several emails with the same sender and subject (follow-ups) are matched in delivery order."""
+SEEDED_LABELS = ("INBOX", "UNREAD")  # how seed-inbox leaves an email, and the sandbox seeds it
+
+
+def restore_seeded(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> dict[str, list[str]]:
+    """Put every seeded email back as seeded (in the inbox, unread, out of the trash), whatever an
+    earlier trial did to it, and return thread id -> scenario email ids.
+
+    Messages are matched by persona sender and subject; several emails with the same sender and
+    subject (follow-ups) are matched in delivery order.
+    """
     wanted: dict[tuple[str, str], list[str]] = {}
     for email in _in_order(scenario):
         key = _key(scenario, config, email)
         if key is not None:
             wanted.setdefault(key, []).append(email.id)
     threads: dict[str, list[str]] = {}
-    inbox = sorted(
-        _fetch(api, "-in:sent"), key=lambda m: (str(m.get("messageTimestamp")), str(m["messageId"]))
-    )
-    for message in inbox:
+    received = _fetch(api, "-in:sent", include_spam_trash=True)
+    for message in sorted(received, key=lambda m: (str(m.get("messageTimestamp")), str(m["messageId"]))):
         sender = next(iter(addresses(message.get("sender"))), "")
         queue = wanted.get((sender, str(message.get("subject", "")).lower()))
-        if queue:
-            threads.setdefault(str(message["threadId"]), []).append(queue.pop(0))
+        if not queue:
+            continue
+        threads.setdefault(str(message["threadId"]), []).append(queue.pop(0))
+        labels = set(message.get("labelIds") or [])
+        if "TRASH" in labels or not labels.issuperset(SEEDED_LABELS):
+            restored = api.execute(
+                "GMAIL_ADD_LABEL_TO_EMAIL",
+                {
+                    "message_id": message["messageId"],
+                    "add_label_ids": list(SEEDED_LABELS),
+                    "remove_label_ids": ["TRASH"] if "TRASH" in labels else [],
+                },
+            )
+            if not restored["successful"]:
+                raise InfrastructureError(
+                    f"could not restore seeded mail {message['messageId']}: {restored['error']}"
+                )
     return threads
 
 

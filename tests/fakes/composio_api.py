@@ -15,6 +15,8 @@ from evals.tools.base import CATALOGUE, SandboxToolset, Tool
 from evals.world.model import Message
 from tests.fakes import FakeServer, Handler, HttpError, Request, Universe
 
+HARNESS = {"GMAIL_ADD_LABEL_TO_EMAIL"}
+
 
 def subject_root(subject: str) -> str:
     text = subject.strip()
@@ -69,6 +71,38 @@ class FakeComposio(FakeServer):
             "toolkit": {"logo": "", "name": tool.toolkit.title(), "slug": tool.toolkit},
         }
 
+    def harness_item(self, slug: str) -> dict[str, Any]:
+        """Tools the harness uses for resets, outside the agent's (sandbox) catalogue."""
+        item = self.item(CATALOGUE["GMAIL_MOVE_TO_TRASH"])
+        item.update(
+            {"slug": slug, "name": slug.title(), "description": "Add and remove labels on a message."}
+        )
+        item["input_parameters"] = {
+            "type": "object",
+            "properties": {
+                "message_id": {"type": "string"},
+                "add_label_ids": {"type": "array", "items": {"type": "string"}},
+                "remove_label_ids": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["message_id"],
+        }
+        return item
+
+    def add_label(self, args: dict[str, Any]) -> dict[str, Any]:
+        for message in self.universe.world.mailbox.messages:
+            if message.id == args.get("message_id"):
+                removed = set(args.get("remove_label_ids") or [])
+                labels = [label for label in message.labels if label not in removed]
+                labels += [label for label in args.get("add_label_ids") or [] if label not in labels]
+                message.labels = labels
+                self.universe.world.tick()
+                return {"data": {"id": message.id, "labelIds": labels}, "successful": True, "error": None}
+        return {
+            "data": {},
+            "successful": False,
+            "error": f"Requested entity was not found: {args.get('message_id')}",
+        }
+
     def list_tools(self, request: Request) -> tuple[int, Any]:
         slugs = [s for s in request.query.get("tool_slugs", "").split(",") if s]
         items = [self.item(CATALOGUE[s]) for s in slugs if s in CATALOGUE]
@@ -81,6 +115,8 @@ class FakeComposio(FakeServer):
         }
 
     def get_tool(self, request: Request) -> tuple[int, Any]:
+        if request.params["slug"] in HARNESS:
+            return 200, self.harness_item(request.params["slug"])
         tool = CATALOGUE.get(request.params["slug"])
         if tool is None:
             raise HttpError(404, {"error": {"message": "Tool not found"}})
@@ -90,7 +126,7 @@ class FakeComposio(FakeServer):
         slug = request.params["slug"]
         body = request.body or {}
         self.executed.append({"slug": slug, **body})
-        if slug not in CATALOGUE:
+        if slug not in CATALOGUE and slug not in HARNESS:
             raise HttpError(404, {"error": {"message": "Tool not found"}})
         args = body.get("arguments") or {}
         account = body.get("connected_account_id")
@@ -101,6 +137,8 @@ class FakeComposio(FakeServer):
             )
         if sender is not None:
             result = self.persona_send(sender, slug, args)
+        elif slug == "GMAIL_ADD_LABEL_TO_EMAIL":
+            result = self.add_label(args)
         else:
             result = SandboxToolset(self.universe.world).execute(slug, args)
         data = result["data"]
