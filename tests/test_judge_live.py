@@ -267,3 +267,16 @@ def test_trials_with_identical_evidence_ask_the_model_once(
     assert asked(stub) == ["T1b"]
     sources = sorted(r["grade"]["parts"][1]["judge"]["source"] for r in results(out))
     assert sources == ["cache", "cache", "model"]
+
+
+def test_without_a_key_the_labels_decide_and_the_cache_is_not_read(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = project / "runs" / "offline"
+    with judge_server(monkeypatch, lambda part: verdict(1)):  # the model disagrees with the label (0)
+        run(out, "regressed")
+    assert parts(out)["T1b"]["score"] == 1 and any((project / ".evals-cache" / "judge").iterdir())
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    main(["grade", "--run", str(out)])
+    t1b = parts(out)["T1b"]
+    assert (t1b["score"], t1b["judge"]["source"]) == (0, "label")

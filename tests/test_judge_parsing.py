@@ -8,6 +8,7 @@ import pytest
 
 from evals.errors import BadInputError
 from evals.grade.judge import fence, load_prompt, parse_reply
+from evals.grade.labels import load_labels
 
 PROMPT = "---\nversion: 3\n---\nGrade {{part}} ({{points}}): {{description}}\n\n{{evidence}}\n"
 
@@ -93,3 +94,11 @@ def test_a_prompt_without_a_version_or_evidence_slot_is_bad_input(
     with pytest.raises(BadInputError, match=r"T9\.md") as info:
         load_prompt(path)
     assert why in str(info.value)
+
+
+def test_two_labels_that_disagree_on_the_same_evidence_are_bad_input(tmp_path: Path) -> None:
+    label = "  - {part: T1b, evidence_sha256: %s, score: %d, by: a.person, why: reasons}\n"
+    text = "labels:\n" + label % ("a" * 64, 1) + label % ("a" * 64, 0)
+    (tmp_path / "labels.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(BadInputError, match="conflicting labels for T1b"):
+        load_labels(tmp_path)
