@@ -6,9 +6,10 @@ or "unknown". Only a JSON object that *ends* the reply counts, so a grade the ag
 evidence (and the model quoted) cannot stand in for the model's own verdict. A failed, truncated or
 undecided call leaves the part unscored, never 0.
 
-Model verdicts are cached on disk under a key made of the prompt's declared version, the model, the
-evidence hash and the hash of the exact request text: a re-grade costs nothing, and an edited prompt
-(even one whose version was not bumped), a different model or different evidence always misses.
+Model verdicts are cached on disk under a key made of the part, the prompt's declared version, the
+model, the temperature, the evidence hash and the hash of the exact request text: a re-grade costs
+nothing, and an edited prompt (even one whose version was not bumped), a different model or
+different evidence always misses.
 Without an API key the offline judge is the human labels, never the cache, so an offline result does
 not depend on what one machine happened to cache.
 """
