@@ -129,3 +129,50 @@ def test_each_trial_starts_with_the_seeded_emails_back_in_the_inbox(
         assert calls[1]["tool"] == "GMAIL_MOVE_TO_TRASH" and calls[1]["result"]["successful"]
     (message,) = services.universe.world.mailbox.messages
     assert "TRASH" in message.labels, "the last trial's trash stays until the next trial restores it"
+
+
+async def delete_the_ticket_and_the_decision(prompts: AgentPrompts, toolset: Toolset) -> str:
+    """An agent that deletes Sprint 4's row #131 and the spec's decision paragraph."""
+    sprint = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Sprint 4"})
+    blocks = await toolset.call(
+        "NOTION_FETCH_BLOCK_CONTENTS", {"block_id": sprint["data"]["results"][0]["id"]}
+    )
+    table = next(b for b in blocks["data"]["results"] if b["type"] == "table")
+    rows = await toolset.call("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": table["id"]})
+    row = next(r for r in rows["data"]["results"] if "#131" in json.dumps(r))
+    await toolset.call("NOTION_DELETE_BLOCK", {"block_id": row["id"]})
+    spec = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Threshold Spec"})
+    blocks = await toolset.call("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": spec["data"]["results"][0]["id"]})
+    decision = next(b for b in blocks["data"]["results"] if "is 0.85" in json.dumps(b))
+    await toolset.call("NOTION_DELETE_BLOCK", {"block_id": decision["id"]})
+    return "deleted"
+
+
+def seeded_blocks(run: Path) -> dict[str, list[tuple[object, ...]]]:
+    outcome = json.loads((run / "trials" / "trial-run" / "0" / "outcome.json").read_text())
+
+    def walk(blocks: list[dict[str, object]]) -> list[dict[str, object]]:
+        return [x for b in blocks for x in [b, *walk(b["children"])]]  # type: ignore[arg-type]
+
+    return {
+        page["key"]: sorted(
+            (str(b["key"]), b["type"], b["text"], str(b["cells"]), b["archived"])
+            for b in walk(page["blocks"])
+            if b["key"]
+        )
+        for page in outcome["pages"]
+    }
+
+
+def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sandbox(
+    project: Path, services: FakeServices
+) -> None:
+    agent = "tests.test_live_backend:delete_the_ticket_and_the_decision"
+    sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
+    main(["run", "--scenario", "trial-run", "--agent", agent, "--out", str(sandbox)])
+    main(["run", "--world", "live", "--scenario", "trial-run", "--agent", agent, "--out", str(live)])
+    assert seeded_blocks(live) == seeded_blocks(sandbox)
+    archived = [
+        (key, kind) for blocks in seeded_blocks(live).values() for key, kind, *_, gone in blocks if gone
+    ]
+    assert sorted(archived) == [("131", "table_row"), ("decision", "paragraph")]

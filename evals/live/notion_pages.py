@@ -72,6 +72,7 @@ def block_body(spec: BlockSpec) -> dict[str, Any]:
 class SeededBlock:
     key: str | None
     block: Block
+    table: str | None = None  # a table row's table
 
 
 @dataclass
@@ -138,7 +139,7 @@ def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, 
                 keys = [*spec.row_keys]
             row_keys = [HEADER_KEY, *keys]
             for row, key in zip(block.children, row_keys, strict=True):
-                out[row.id] = SeededBlock(key, row.model_copy(deep=True))
+                out[row.id] = SeededBlock(key, row.model_copy(deep=True), table=block.id)
     return out
 
 
@@ -171,16 +172,28 @@ def seed_pages(notion: Client, parent: str, container_title: str, scenario: Scen
     return seeded
 
 
+def _deleted(blocks: list[Block], seeded: dict[str, SeededBlock]) -> list[Block]:
+    """Seeded blocks the agent deleted, as archived blocks (as the sandbox keeps them): a deleted
+    table row goes back into its table; other blocks are returned to append to the page."""
+    present = {b.id: b for top in blocks for b in top.walk()}
+    out = []
+    for block_id, seed in seeded.items():
+        if block_id in present:
+            continue
+        gone = seed.block.model_copy(update={"archived": True, "key": seed.key}, deep=True)
+        if seed.table is None:
+            out.append(gone)
+        elif seed.table in present:
+            present[seed.table].children.append(gone)
+    return out
+
+
 def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
     pages = []
     for page in seeded.pages:
         raw = _d(notion.pages.retrieve(page_id=page.id))
         blocks = [to_block(notion, b, page.seeded) for b in _children(notion, page.id)]
-        present = {b.id for top in blocks for b in top.walk()}
-        for block_id, seed in page.seeded.items():  # seeded blocks the agent deleted: listed as archived
-            if block_id not in present and seed.block.type != "table_row":
-                gone = seed.block.model_copy(update={"archived": True, "key": seed.key})
-                blocks.append(gone)
+        blocks.extend(_deleted(blocks, page.seeded))
         pages.append(
             PageSnapshot(
                 id=page.id,
