@@ -176,3 +176,32 @@ def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sa
         (key, kind) for blocks in seeded_blocks(live).values() for key, kind, *_, gone in blocks if gone
     ]
     assert sorted(archived) == [("131", "table_row"), ("decision", "paragraph")]
+
+
+def test_a_resumed_trial_replaces_the_repo_its_killed_attempt_left(
+    project: Path, services: FakeServices
+) -> None:
+    from github import Auth, Github
+
+    gh = Github(auth=Auth.Token("ghp-fake"), base_url=services.github.url)
+    gh.get_organization("acme-evals").create_repo("agent-evals-resumed-t0", auto_init=True)
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    out = project / "runs" / "resumed"
+    assert (
+        main(
+            [
+                "run",
+                "--world",
+                "live",
+                "--scenario",
+                "trial-run",
+                "--agent",
+                "replay:reference",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
+    assert read_summary(out)["total"]["mean"] == 7
+    assert services.universe.world.repos == {}

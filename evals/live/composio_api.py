@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 from composio import Composio
+from composio.exceptions import ComposioError
 from composio_client import APIConnectionError, APIStatusError
 
 from evals.errors import BadInputError, InfrastructureError
@@ -65,8 +66,10 @@ class ComposioApi:
             if exc.status_code in (401, 403) or exc.status_code >= 500:
                 raise _status_error(exc, slug) from exc
             return {"data": {}, "successful": False, "error": _message(exc)}
-        except (APIConnectionError, httpx.HTTPError) as exc:
+        except (APIConnectionError, httpx.HTTPError, TimeoutError) as exc:
             raise InfrastructureError(f"Composio unreachable while running {slug}: {exc}") from exc
+        except ComposioError as exc:  # the SDK refused the call (unknown tool, bad arguments)
+            return {"data": {}, "successful": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         return {
             "data": result.get("data", {}),
             "successful": bool(result.get("successful")),

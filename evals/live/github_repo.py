@@ -40,7 +40,15 @@ def seed_repo(gh: Github, owner: str, name: str, scenario: Scenario) -> SeededRe
 
     `auto_init` is needed because the Git Data API refuses writes to an empty repository.
     """
-    repo = create_repo(gh, owner, name)
+    try:
+        repo = create_repo(gh, owner, name)
+    except GithubException as exc:
+        if exc.status != 422:
+            raise
+        # The name is unique to this run and trial: a repo holding it is a leftover of this very
+        # trial (a killed attempt now being resumed), so it is replaced.
+        delete_repo(gh, f"{owner}/{name}")
+        repo = create_repo(gh, owner, name)
     elements = [
         InputGitTreeElement(path, "100644", "blob", content=content)
         for path, content in sorted(scenario.files.items())
