@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 
 from evals.cli import main
 from tests.conftest import ROOT, SECRET_VARS
+from tests.stubs.anthropic_stub import SERVER_ERROR, Reply, StubAnthropic, text
 
 # The seed's summary table (Results, 3 automated runs) and the reference's full marks.
 PUBLISHED = {
@@ -89,3 +91,41 @@ def test_the_offline_default_replays_the_three_published_runs(project: Path) -> 
     main(["run", "--scenario", "nightshift", "--trials", "3", "--out", str(out)])
     assert [r["grade"]["total"] for r in grades(out)] == [16, 19, 20]
     assert main(["labels", "--run", str(out)]) == 0
+
+
+def test_with_a_model_each_judged_part_gets_one_call_with_only_its_own_evidence(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Live path against the stub Messages server: a malformed reply, an "unknown" and a 500 leave
+    their parts unscored and the run completes; parts that failed layer 1 never reach the judge."""
+    answers: dict[str, Reply] = {
+        "C16": text("The update is fine. Score: one."),
+        "C18": text('Cannot tell.\n{"critique": "unclear", "score": "unknown"}'),
+        "C19": SERVER_ERROR,
+    }
+
+    def answer(body: dict[str, Any]) -> Reply:
+        part = re.search(r"grading part (\w+)", body["messages"][0]["content"])
+        assert part is not None
+        return answers.get(part.group(1), text('Checked.\n{"critique": "ok", "score": 1}'))
+
+    with StubAnthropic(default=answer) as stub:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-judge")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        out = project / "runs" / "live"
+        main(["run", "--scenario", "nightshift", "--agent", "replay:seed-run-1", "--out", str(out)])
+        prompts = {}
+        for body in stub.requests:
+            content = body["messages"][0]["content"]
+            found = re.search(r"grading part (\w+)", content)
+            assert found is not None
+            prompts[found.group(1)] = content
+    grade = grades(out)[0]["grade"]
+    assert set(prompts) == {"C9b", "C11a", "C11b", "C15", "C16", "C17", "C18", "C19"}  # not C12, C14, C20
+    assert sorted(grade["unscored"]) == ["C16", "C18", "C19"]
+    assert (
+        "Hi Marcus" in prompts["C18"] and "Hi Alex" not in prompts["C18"] and "Hi Priya" not in prompts["C18"]
+    )
+    assert "Hi Alex" in prompts["C17"] and "Hi Marcus" not in prompts["C17"]
+    assert "ROUTES" in prompts["C15"] and "Root Cause" not in prompts["C15"]
+    assert "Three defects" in prompts["C11b"] and "Hi Alex" not in prompts["C11b"]
