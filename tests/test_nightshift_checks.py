@@ -534,6 +534,9 @@ def test_sprint_rows_link_prs_and_priyas_row_stays_backlog(scenario: Scenario) -
         "notion.row_links_pr", ctx, page="sprint4", table="board", rows=["142", "143", "138"], column="PR"
     ).passed
     assert run("notion.rows_untouched", ctx, page="sprint4", table="board", rows=["139", "140", "144"]).passed
+    set_cell(world, "sprint4", "board", "143", "PR", f"acme-ai-labs/{scenario.repo_name(0)}#1")
+    ctx = graded(world, scenario)
+    assert run("notion.row_links_pr", ctx, page="sprint4", table="board", rows=["143"], column="PR").passed
     set_cell(world, "sprint4", "board", "144", "Status", "In Progress")
     set_cell(world, "sprint4", "board", "138", "PR", "see PR")
     ctx = graded(world, scenario)

@@ -165,6 +165,16 @@ def test_a_cached_client_behind_the_old_call_site_is_still_called_per_batch(scen
     assert passes("probe.one_shared_pool", ctx)
 
 
+def test_a_per_batch_call_hidden_under_an_if_passes_ast_but_not_the_probe(scenario: Scenario) -> None:
+    hidden = edit(
+        scenario, PROC, (APPEND, ""), (CALL, "        if batch:\n            redis = get_redis_client()\n")
+    )
+    ctx = with_head(scenario, {PROC: hidden, CLIENT: POOLED})
+    params = dict(path=PROC, cls="StreamProcessor", method="_process_batch", function="get_redis_client")
+    assert passes("python.method_does_not_call", ctx, **params)
+    assert not passes("probe.factory_not_called_per_batch", ctx)
+
+
 def test_a_pool_made_per_call_or_with_the_wrong_size_fails(scenario: Scenario) -> None:
     per_call = POOLED.replace("POOL = redis", "def _pool():\n    return redis").replace(
         "connection_pool=POOL", "connection_pool=_pool()"
