@@ -74,6 +74,9 @@ def build_summary(
                     "max": value["max"],
                     "baseline": cmp.get(item, {}).get("baseline"),
                     "delta": cmp.get(item, {}).get("delta"),
+                    "pass_rate": value.get("pass_rate"),
+                    "baseline_pass_rate": cmp.get(item, {}).get("baseline_pass_rate"),
+                    "pass_rate_delta": cmp.get(item, {}).get("pass_rate_delta"),
                 }
         return out
 

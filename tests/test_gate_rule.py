@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from evals.aggregate import aggregate_scenario
+from evals.baseline import Baseline
 from evals.bench import DETECTION_GOAL, FALSE_ALARM_GOAL, Scenario, run_bench
 from evals.cli import main
-from evals.config import load_config
-from evals.gate import decide, extra_trials
+from evals.config import GateConfig, Threshold, load_config
+from evals.gate import compare, decide, extra_trials
 from evals.stats import Estimate, cluster
+from tests.test_report_snapshots import FINGERPRINT, make_baseline, noisy_trials, synthetic_rubric
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_RUNS = [16.0, 19.0, 20.0, 18.0, 17.0, 19.0, 20.0, 18.0, 16.0, 19.0]
@@ -75,3 +78,34 @@ def test_the_bench_command_prints_both_rates(project: Path, capsys: pytest.Captu
     out = capsys.readouterr().out
     assert "false alarms (no true change):" in out and "detection (true 3-point drop):" in out
     assert out.count("meets") == 2
+
+
+def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:
+    rubric = synthetic_rubric()
+    one = make_baseline(rubric)
+    baseline = Baseline.model_validate(
+        {
+            **one.model_dump(),
+            "scenarios": {
+                "nightshift": one.scenarios["nightshift"],
+                "nightshift-b": one.scenarios["nightshift"],
+            },
+        }
+    )
+    fingerprint = {
+        **FINGERPRINT,
+        "scenarios": {**FINGERPRINT["scenarios"], "nightshift-b": FINGERPRINT["scenarios"]["nightshift"]},
+    }
+    weak = {"C3": 0.3, "C8": 0.3, "C12": 0.4, "C15": 0.3, "C18": 0.2, "C2b": 0.3}
+    a = noisy_trials(rubric, 6, seed=11, weak=weak)
+    b = noisy_trials(rubric, 6, seed=12, weak={**weak, "C1": 1.0, "C4a": 1.0, "C6": 1.0})
+    aggregates = {"nightshift": aggregate_scenario(a, rubric), "nightshift-b": aggregate_scenario(b, rubric)}
+    result = compare(aggregates, fingerprint, baseline, Threshold(percent=4), GateConfig())
+    assert result.estimate is not None and len(result.estimate.clusters) == 2
+    assert result.total is not None
+    assert result.total["allowed_drop"] == 2.0  # 4% of 50 points
+    assert result.total["delta"] == pytest.approx(
+        sum(c.mean_run - c.mean_base for c in result.estimate.clusters), abs=1e-3
+    )
+    assert result.verdict == "regression"
+    assert "nightshift-b/C1" in result.reasons[0] and "nightshift/C1," not in result.reasons[0]
