@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.test_dry_run_runner import Runner
+from tests.fakes.github_pr_fake import FakeGitHubPR
+from tests.test_dry_run_runner import JobRun, Runner
 
+TOKEN = "ghs-dry-run-token-0001"
 LABELED = Path(__file__).resolve().parent / "fixtures" / "webhooks" / "pull_request.labeled.json"
 
 
@@ -42,3 +44,47 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
         "evals": ["skipped"],
         "report": ["skipped"],
     }
+
+
+def pr_run(tmp_path: Path, github: FakeGitHubPR, agent: str) -> dict[str, list[JobRun]]:
+    """The PR workflow on a `run-evals` label from this repository, against the fake GitHub."""
+    github.label(2, "run-evals")
+    runner = Runner(
+        tmp_path,
+        "pull_request",
+        labeled(),
+        "Codertocat/Hello-World",
+        api_url=github.url,
+        vars={"EVALS_AGENT": agent},
+        secrets={"ANTHROPIC_API_KEY": ""},
+    )
+    runner.token = TOKEN
+    jobs = runner.run("evals-pr.yml")
+    assert jobs["fork-notice"][0].result == "skipped"
+    return jobs
+
+
+def test_a_regressed_pr_fails_the_check_with_a_comment_and_a_fix_turns_the_same_comment_green(
+    tmp_path: Path,
+) -> None:
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
+        jobs = pr_run(tmp_path / "first", github, "replay:regressed")
+        (evals,) = jobs["evals"]
+        assert evals.result == "failure", evals.log()
+        failed = [s for s in evals.steps if not s.skipped and s.returncode != 0]
+        assert [(s.name, s.returncode) for s in failed] == [("Compare with the baseline (the gate)", 1)]
+        assert "Agent evals: **regression**" in evals.summary  # the report is in the job summary
+        assert jobs["report"][0].result == "success", jobs["report"][0].log()
+        (comment,) = github.comments_on(2)
+        assert "Agent evals: **regression**" in comment.body
+        assert "<!-- agent-evals-gate:report -->" in comment.body
+        assert github.labels[2] == []  # the next push needs a new label
+
+        jobs = pr_run(tmp_path / "second", github, "replay:reference")
+        (evals,) = jobs["evals"]
+        assert evals.result == "success", evals.log()
+        assert evals.step("Compare with the baseline (the gate)").returncode == 0
+        assert jobs["report"][0].result == "success", jobs["report"][0].log()
+        (edited,) = github.comments_on(2)
+        assert edited.id == comment.id and "Agent evals: **pass**" in edited.body
+        assert github.labels[2] == []
