@@ -5,6 +5,7 @@ Same seeding, snapshot and cleanup code as a real live run; only the base URLs d
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,8 +14,13 @@ import pytest
 
 from evals.agents.base import AgentPrompts
 from evals.cli import main
+from evals.live import LiveBackend
+from evals.scenario import load_scenario
 from evals.tools.base import Toolset
-from tests.conftest import read_summary
+from evals.world.backend import SandboxBackend
+from evals.world.model import Block
+from evals.world.outcome import Outcome
+from tests.conftest import ROOT, read_summary
 from tests.fakes import TOOLKIT_VERSIONS, FakeServices
 
 
@@ -205,3 +211,47 @@ def test_a_resumed_trial_replaces_the_repo_its_killed_attempt_left(
     )
     assert read_summary(out)["total"]["mean"] == 7
     assert services.universe.world.repos == {}
+
+
+def untouched(outcome: Outcome) -> dict[str, object]:
+    """What must not depend on the backend: files, page titles, properties, blocks and their keys."""
+
+    def block(b: Block) -> tuple[object, ...]:
+        return (
+            b.type,
+            b.text,
+            b.key,
+            b.checked,
+            b.cells,
+            [block(c) for c in b.children],
+            b.archived,
+            b.created_by,
+        )
+
+    return {
+        "files": outcome.repos[0].seed_files,
+        "pages": [
+            (p.key, p.title, p.path, p.properties, [block(b) for b in p.blocks]) for p in outcome.pages
+        ],
+        "sent": outcome.sent,
+    }
+
+
+@pytest.mark.parametrize("name", ["trial-run", "nightshift"])
+def test_a_freshly_seeded_live_world_reads_back_as_the_sandbox_world(
+    services: FakeServices, name: str
+) -> None:
+    scenario = load_scenario(ROOT / "scenario", name)
+
+    async def both() -> tuple[Outcome, Outcome]:
+        live = await LiveBackend().create(scenario, 0, "fresh")
+        try:
+            return await live.snapshot(), await (
+                await SandboxBackend().create(scenario, 0, "fresh")
+            ).snapshot()
+        finally:
+            await live.close()
+
+    live, sandbox = asyncio.run(both())
+    assert untouched(live) == untouched(sandbox)
+    assert live.pages and any(p.properties for p in live.pages) == any(p.properties for p in sandbox.pages)

@@ -143,12 +143,40 @@ def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, 
     return out
 
 
-def _create_page(notion: Client, parent: str, spec: PageSpec) -> SeededPage:
+def _page_parent(notion: Client, container: str, spec: PageSpec) -> dict[str, str]:
+    """A page under a page has only a title; one with properties gets a one-row database of its own
+    whose columns are exactly its properties (text), so it reads back as the sandbox page does."""
+    if not spec.properties:
+        return {"type": "page_id", "page_id": container}
+    columns: dict[str, Any] = {"title": {"title": {}}}
+    columns.update({name: {"rich_text": {}} for name in spec.properties})
+    database = _d(
+        notion.databases.create(
+            parent={"type": "page_id", "page_id": container},
+            title=rich_text(spec.title),
+            initial_data_source={"properties": columns},
+        )
+    )
+    return {"type": "data_source_id", "data_source_id": str(database["data_sources"][0]["id"])}
+
+
+def read_properties(raw: dict[str, Any]) -> dict[str, str]:
+    """A page's text properties (the title is the page's title, not a property, as in the sandbox)."""
+    out = {}
+    for name, prop in (raw.get("properties") or {}).items():
+        if isinstance(prop, dict) and prop.get("type") == "rich_text":
+            out[name] = plain(prop.get("rich_text") or [])
+    return out
+
+
+def _create_page(notion: Client, container: str, spec: PageSpec) -> SeededPage:
     bodies = [block_body(b) for b in spec.blocks]
+    properties: dict[str, Any] = {"title": {"title": rich_text(spec.title)}}
+    properties.update({name: {"rich_text": rich_text(value)} for name, value in spec.properties.items()})
     page = _d(
         notion.pages.create(
-            parent={"type": "page_id", "page_id": parent},
-            properties={"title": {"title": rich_text(spec.title)}},
+            parent=_page_parent(notion, container, spec),
+            properties=properties,
             children=bodies[:MAX_CHILDREN],
         )
     )
@@ -201,6 +229,7 @@ def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
                 title=page.title,
                 url=str(raw.get("url", "")),
                 path=page.path,
+                properties=read_properties(raw),
                 blocks=blocks,
                 archived=bool(raw.get("archived") or raw.get("in_trash")),
             )

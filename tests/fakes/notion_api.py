@@ -37,10 +37,14 @@ def not_found(what: str) -> HttpError:
 class FakeNotion(FakeServer):
     def __init__(self, universe: Universe, token: str) -> None:
         self.token = token
-        self.parents: dict[str, str] = {}
+        self.parents: dict[str, str] = {}  # page or database -> its parent page or database
+        self.databases: dict[str, str] = {}  # database id -> title
+        self.sources: dict[str, str] = {}  # data source id -> database id
+        self.trashed: set[str] = set()  # trashed databases (trashed pages are `archived`)
         self.count = 0
         routes: list[tuple[str, str, Handler]] = [
             ("POST", r"/v1/pages", self.create_page),
+            ("POST", r"/v1/databases", self.create_database),
             ("GET", r"/v1/pages/(?P<id>[^/]+)", self.get_page),
             ("PATCH", r"/v1/pages/(?P<id>[^/]+)", self.update_page),
             ("GET", r"/v1/blocks/(?P<id>[^/]+)/children", self.list_children),
@@ -91,7 +95,7 @@ class FakeNotion(FakeServer):
         out: list[str] = []
         current = self.parents.get(page_id)
         while current is not None:
-            out.insert(0, self.page(current).title)
+            out.insert(0, self.databases[current] if current in self.databases else self.page(current).title)
             current = self.parents.get(current)
         return out
 
@@ -132,20 +136,29 @@ class FakeNotion(FakeServer):
     def page_json(self, page: Page) -> dict[str, Any]:
         out = render_page(page)
         parent = self.parents.get(page.id)
-        out["parent"] = (
-            {"type": "page_id", "page_id": parent} if parent else {"type": "workspace", "workspace": True}
-        )
+        if parent in self.databases:
+            source = next(s for s, d in self.sources.items() if d == parent)
+            out["parent"] = {"type": "data_source_id", "data_source_id": source, "database_id": parent}
+        elif parent:
+            out["parent"] = {"type": "page_id", "page_id": parent}
+        else:
+            out["parent"] = {"type": "workspace", "workspace": True}
         out["in_trash"] = page.archived
         out["created_time"] = page.last_edited
         return out
 
     # -- handlers ---------------------------------------------------------------------------------
 
-    def create_page(self, request: Request) -> tuple[int, Any]:
-        body = request.body or {}
-        parent_id = str((body.get("parent") or {}).get("page_id", ""))
-        parent = self.page(parent_id)
-        if parent.archived:
+    def parent_of(self, body: dict[str, Any]) -> str:
+        """The id a new page or database hangs under: a live page, or a live database's data source."""
+        parent = body.get("parent") or {}
+        if parent.get("data_source_id"):
+            database = self.sources.get(str(parent["data_source_id"]))
+            if database is None or database in self.trashed:
+                raise not_found(f"data source with ID: {parent['data_source_id']}")
+            return database
+        page = self.page(str(parent.get("page_id", "")))
+        if page.archived:
             raise HttpError(
                 400,
                 {
@@ -155,11 +168,38 @@ class FakeNotion(FakeServer):
                     "message": "parent is archived",
                 },
             )
-        title = plain(body.get("properties", {}).get("title", {}).get("title", []))
+        return page.id
+
+    def create_database(self, request: Request) -> tuple[int, Any]:
+        body = request.body or {}
+        parent = self.parent_of(body)
+        database, source = self.new_id("database"), self.new_id("data-source")
+        self.databases[database] = plain(body.get("title", []))
+        self.sources[source] = database
+        self.parents[database] = parent
+        return 200, {
+            "object": "database",
+            "id": database,
+            "title": body.get("title", []),
+            "parent": {"type": "page_id", "page_id": parent},
+            "data_sources": [{"id": source, "name": self.databases[database]}],
+            "in_trash": False,
+        }
+
+    def create_page(self, request: Request) -> tuple[int, Any]:
+        body = request.body or {}
+        parent_id = self.parent_of(body)
+        properties = body.get("properties", {})
+        title = plain(properties.get("title", {}).get("title", []))
         stamp = self.universe.world.tick()
         page = Page(id=self.new_id("page"), title=title, last_edited=stamp, created_by="api")
+        page.properties = {
+            name: plain(value["rich_text"])
+            for name, value in properties.items()
+            if name != "title" and isinstance(value, dict) and "rich_text" in value
+        }
         page.blocks = [self.block(raw, stamp) for raw in body.get("children", [])]
-        self.parents[page.id] = parent.id
+        self.parents[page.id] = parent_id
         page.path = self.breadcrumb(page.id)
         self.universe.world.notion.pages.append(page)
         return 200, self.page_json(page)
@@ -172,10 +212,15 @@ class FakeNotion(FakeServer):
         body = request.body or {}
         if body.get("in_trash") or body.get("archived"):
             trashed = {page.id}
-            for other in self.universe.world.notion.pages:  # children go with their parent
-                if self.parents.get(other.id) in trashed or other.id in trashed:
-                    trashed.add(other.id)
+            while True:  # everything under it goes with it: pages, databases, their rows
+                more = {child for child, parent in self.parents.items() if parent in trashed} - trashed
+                if not more:
+                    break
+                trashed |= more
+            for other in self.universe.world.notion.pages:
+                if other.id in trashed:
                     other.archived = True
+            self.trashed |= trashed & set(self.databases)
         return 200, self.page_json(page)
 
     def children(self, block_id: str) -> list[dict[str, Any]]:
@@ -184,6 +229,18 @@ class FakeNotion(FakeServer):
             return [render_block(b) for b in block.children if not b.archived]
         assert page is not None
         out = [render_block(b) for b in page.blocks if not b.archived]
+        for database, title in self.databases.items():
+            if self.parents.get(database) == page.id and database not in self.trashed:
+                out.append(
+                    {
+                        "object": "block",
+                        "id": database,
+                        "type": "child_database",
+                        "has_children": False,
+                        "archived": False,
+                        "child_database": {"title": title},
+                    }
+                )
         for child in self.universe.world.notion.pages:
             if self.parents.get(child.id) == page.id and not child.archived:
                 out.append(
