@@ -58,22 +58,28 @@ def test_janitor_removes_what_a_killed_run_left_behind(
     out = project / "runs" / "killed"
     command = [sys.executable, "-m", "evals", "run", "--world", "live", "--scenario", "trial-run"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(
-        [*command, "--agent", "replay:reference", "--out", str(out)],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    log = project / "killed-run.log"
+    with log.open("w") as stderr:
+        proc = subprocess.Popen(
+            [*command, "--agent", "replay:reference", "--out", str(out)],
+            cwd=project,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     try:
-        assert reached.wait(timeout=120), "the run never reached the agent's first tool call"
+        while not reached.wait(timeout=0.2):  # until the agent's first call, or the run ends on its own
+            if proc.poll() is not None:
+                pytest.fail(
+                    f"the run exited ({proc.returncode}) before the agent's first call: {log.read_text()}"
+                )
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
     finally:
         release.set()
         if proc.poll() is None:
             proc.kill()
-        proc.stderr.close()  # type: ignore[union-attr]
+            proc.wait(timeout=30)
     repos, pages = leftovers(services)
     assert repos == ["agent-evals-killed-t0"] and pages == ["agent-evals-killed-t0"]
     capsys.readouterr()
