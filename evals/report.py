@@ -103,8 +103,9 @@ def _head(summary: dict[str, Any], gate: GateResult) -> list[str]:
     lines += [f"- {reason}" for reason in gate.reasons]
     lines += [f"> {notice}" for notice in gate.notices]
     run = summary["run"]
+    if gate.reasons or gate.notices:
+        lines.append("")
     lines += [
-        "",
         f"Agent `{run.get('agent', '')}` · commit `{(run.get('commit') or '')[:12] or 'unknown'}`",
     ]
     lines += _trials_line(summary)
@@ -128,7 +129,7 @@ def _trials_line(summary: dict[str, Any]) -> list[str]:
     start = adaptive.get("started_with") or k
     text = f"Trials per scenario: **{k}**"
     if start != k:
-        text += f" (started with {start}; {k - start} added because noise could explain the drop)"
+        text += f" (started with {start}; {k - start} added before deciding, because the scores are noisy)"
     if g:
         text += (
             f" · baseline k={g['baseline_k']} · smallest drop this k detects "

@@ -42,7 +42,10 @@ def test_a_noisy_baseline_makes_run_top_up_trials_before_deciding(project: Path)
     summary = read_summary(out)
     assert summary["adaptive"] == {"started_with": 1, "trials": 2, "budget": 15}
     assert summary["gate"]["k"] == 2 and summary["gate"]["ci"][0] < summary["gate"]["delta"]
-    assert "(started with 1; 1 added because noise could explain the drop)" in (out / "report.md").read_text()
+    assert (
+        "(started with 1; 1 added before deciding, because the scores are noisy)"
+        in (out / "report.md").read_text()
+    )
 
 
 def test_in_actions_the_report_goes_to_the_job_summary_and_regressions_become_annotations(
