@@ -161,7 +161,7 @@ class ClaudeAgent:
         except LimitExceeded as limit:
             termination = limit.kind
         except anthropic.APIStatusError as exc:
-            message = f"Messages API answered {exc.status_code} after retries: {exc.message}"
+            message = f"Messages API answered {exc.status_code}: {exc.message}"
             if exc.status_code in AGENT_FAULT_STATUSES:
                 raise ModelRejected(message, convo.result("error")) from exc
             raise ModelUnavailable(message, convo.result("error")) from exc
