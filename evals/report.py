@@ -273,15 +273,26 @@ def _scenario_section(
 
 
 def _why(criterion: str, trials: list[dict[str, Any]]) -> str:
-    """The first failing part's reason (failed check or judge critique) and an evidence excerpt."""
-    for trial in trials:
-        for part in trial.get("parts", []):
-            if part["criterion"] == criterion and part["status"] == "failed":
-                layer = "check" if part.get("layer") == 1 else "judge"
-                text = f"{part['id']} ({layer}, trial {trial['trial']}) — {_cell(part['reason'], 300, False)}"
-                excerpt = _cell(part.get("evidence_excerpt", ""), EXCERPT, False)
-                return text + (f" (evidence: `{excerpt}`)" if excerpt else "")
-    return "lower on average across trials"
+    """How often it failed, then the first failing part's reason (failed check or judge critique)
+    with an evidence excerpt: one concrete case a reviewer can check."""
+    failing = [
+        (trial, part)
+        for trial in trials
+        for part in trial.get("parts", [])
+        if part["criterion"] == criterion and part["status"] == "failed"
+    ]
+    if not failing:
+        return "lower on average across trials"
+    ok = [t for t in trials if t.get("status") == "ok"]
+    count = len({t["trial"] for t, _ in failing})
+    trial, part = failing[0]
+    layer = "check" if part.get("layer") == 1 else "judge"
+    text = (
+        f"failed in {count} of {len(ok)} trials; {part['id']} ({layer}, trial {trial['trial']}) — "
+        f"{_cell(part['reason'], 300, False)}"
+    )
+    excerpt = _cell(part.get("evidence_excerpt", ""), EXCERPT, False)
+    return text + (f" (evidence: `{excerpt}`)" if excerpt else "")
 
 
 def _unscored_reason(part_id: str, trials: list[dict[str, Any]]) -> str:

@@ -214,6 +214,7 @@ def test_a_clear_drop_is_a_regression_with_reasons_and_evidence(rubric: Rubric) 
     assert "C1a" not in dropped and "**C1**" in dropped and "expected 2048, found 1024" in dropped
     assert "**C13**" in dropped and "judge" in dropped and "omits the root cause" in dropped
     assert "buffer_size = 1024" in dropped
+    assert "**C1** Criterion 1 of the night: failed in 6 of 6 trials" in dropped
     assert_snapshot("report_regression", report)
 
 
