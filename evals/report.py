@@ -19,6 +19,7 @@ from evals.gate import GateResult
 
 MARKER = "<!-- agent-evals-gate:report -->"
 MAX_CHARS = 65_000
+OPT_OUT = "EVALS_JOB_SUMMARY"
 ICONS = {"pass": "✅", "regression": "❌", "inconclusive": "⚠️", "not-comparable": "🚫", "error": "💥"}
 EXCERPT = 200
 TRUNCATED = "\n\n_Report truncated to fit a GitHub comment; the full report is in the run's artifact._\n"
@@ -322,9 +323,12 @@ def _escape(text: str) -> str:
 
 def publish(report: str, gate: GateResult, stream: TextIO | None = None) -> None:
     """In GitHub Actions ($GITHUB_STEP_SUMMARY set): append the report to the job summary and turn
-    the verdict's reasons into annotations. Outside Actions, nothing (no stray `::error` lines)."""
+    the verdict's reasons into annotations. Outside Actions, nothing (no stray `::error` lines).
+
+    A workflow whose `run` step is followed by a separate `compare` step sets EVALS_JOB_SUMMARY=0 on
+    the first, so the page shows the report and its annotations once (GITHUB_* cannot be unset)."""
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
-    if not summary_path:
+    if not summary_path or os.environ.get(OPT_OUT, "").lower() in ("0", "false", "off", "no"):
         return
     with open(summary_path, "a", encoding="utf-8") as handle:
         handle.write(report + "\n")

@@ -66,3 +66,14 @@ def test_differences_name_the_judge_model_the_rubric_and_the_data_files() -> Non
         "nightshift: scenario data changed (notion.yaml)",
     ]
     assert differences(old, old) == []
+
+
+def test_a_step_that_opts_out_writes_no_summary_and_no_annotations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    monkeypatch.setenv("EVALS_JOB_SUMMARY", "0")
+    out = io.StringIO()
+    publish("the report", GateResult("regression", reasons=["dropped"]), out)
+    assert out.getvalue() == "" and not summary.exists()
