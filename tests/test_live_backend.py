@@ -21,7 +21,7 @@ from evals.world.backend import SandboxBackend
 from evals.world.model import Block
 from evals.world.outcome import Outcome
 from tests.conftest import ROOT, read_summary
-from tests.fakes import TOOLKIT_VERSIONS, FakeServices
+from tests.fakes import TOOLKIT_VERSIONS, FakeServices, HttpError, Request
 
 
 @pytest.fixture
@@ -255,3 +255,25 @@ def test_a_freshly_seeded_live_world_reads_back_as_the_sandbox_world(
     live, sandbox = asyncio.run(both())
     assert untouched(live) == untouched(sandbox)
     assert live.pages and any(p.properties for p in live.pages) == any(p.properties for p in sandbox.pages)
+
+
+def test_a_setup_that_fails_halfway_removes_what_it_had_created(
+    project: Path, services: FakeServices
+) -> None:
+    created: list[str] = []
+
+    def refuse_the_third_page(request: Request) -> None:
+        if request.method == "POST" and request.path == "/v1/pages":
+            created.append(request.path)
+            if len(created) == 3:  # the container and the first scenario page exist by now
+                raise HttpError(
+                    400, {"object": "error", "status": 400, "code": "validation_error", "message": "no"}
+                )
+
+    services.notion.before = refuse_the_third_page
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    code = main(["run", "--world", "live", "--scenario", "trial-run", "--agent", "replay:reference"])
+    assert code == 3
+    assert services.universe.world.repos == {}
+    trial_pages = [p for p in services.universe.world.notion.pages if p.id != services.parent_page]
+    assert len(trial_pages) == 2 and all(p.archived for p in trial_pages)

@@ -56,16 +56,15 @@ class LiveEnvironment:
 
     def setup(self) -> None:
         """Reset the inbox (trash what the agent sent, restore the seeded emails), then create the
-        repo and pages; a resource is recorded before it is created, so close() finds it."""
+        repo and pages, recording each as soon as it exists (the repo by name even before), so
+        close() removes whatever a failed setup left."""
         b, config = self.backend, self.backend.config
         gmail.reset_sent(b.composio)
         self.seeded.threads = gmail.restore_seeded(b.composio, config, self.scenario)
         self.seeded.repo = github_repo.SeededRepo(f"{config.github_owner}/{self.name}", "", "")
         self.seeded.repo = github_repo.seed_repo(b.github, config.github_owner, self.name, self.scenario)
-        self.seeded.notion = notion_pages.SeededNotion("", [])
-        self.seeded.notion = notion_pages.seed_pages(
-            b.notion, config.notion_parent_page, self.name, self.scenario
-        )
+        self.seeded.notion = notion_pages.create_container(b.notion, config.notion_parent_page, self.name)
+        notion_pages.seed_pages(b.notion, self.seeded.notion, self.scenario)
         aliases = Aliases(
             (self.scenario.repo.owner, self.scenario.repo_name(self.trial)),
             (config.github_owner, self.name),

@@ -186,18 +186,21 @@ def _create_page(notion: Client, container: str, spec: PageSpec) -> SeededPage:
     return SeededPage(spec.key, page["id"], spec.title, list(spec.path), _keys_by_position(read, spec.blocks))
 
 
-def seed_pages(notion: Client, parent: str, container_title: str, scenario: Scenario) -> SeededNotion:
-    """The trial's container page under `parent`, then every scenario page inside it."""
+def create_container(notion: Client, parent: str, title: str) -> SeededNotion:
+    """The trial's own page under `parent`: trashing it removes everything the trial created."""
     container = _d(
         notion.pages.create(
             parent={"type": "page_id", "page_id": parent},
-            properties={"title": {"title": rich_text(container_title)}},
+            properties={"title": {"title": rich_text(title)}},
         )
     )
-    seeded = SeededNotion(container["id"], [])
+    return SeededNotion(str(container["id"]), [])
+
+
+def seed_pages(notion: Client, seeded: SeededNotion, scenario: Scenario) -> None:
+    """Every scenario page inside the container, recorded as each is made."""
     for spec in scenario.pages:
-        seeded.pages.append(_create_page(notion, container["id"], spec))
-    return seeded
+        seeded.pages.append(_create_page(notion, seeded.container_id, spec))
 
 
 def _deleted(blocks: list[Block], seeded: dict[str, SeededBlock]) -> list[Block]:
