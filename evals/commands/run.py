@@ -6,13 +6,14 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import Any
 
 from evals.commands.common import add_config, finish, plan_for_run, root
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
 from evals.merge import slice_trials
 from evals.rundir import RunDir
-from evals.runner import new_run_dir, plan, progress_bar, run_meta, run_trials
+from evals.runner import Plan, new_run_dir, plan, progress_bar, run_meta, run_trials
 from evals.summary import trials_to_add
 from evals.world.backend import make_backend
 
@@ -63,6 +64,12 @@ def handle(args: argparse.Namespace) -> ExitCode:
         meta["trial_slice"] = args.trial_slice
     rd.write_json("run.json", meta)
     print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {out}", file=sys.stderr)
+    run_to_verdict(p, rd, meta, indices)
+    return finish(p, rd, meta)
+
+
+def run_to_verdict(p: Plan, rd: RunDir, meta: dict[str, Any], indices: list[int] | None) -> None:
+    """Run the trials still missing, then any adaptive extra trials the gate asks for."""
     with progress_bar() as progress:
         asyncio.run(run_trials(p, rd, progress, indices))
         # Adaptive trials: a drop past the threshold that noise could explain earns more trials,
@@ -73,7 +80,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
             meta.update(trials=p.trials, trials_budget=p.config.gate.max_trials)
             rd.write_json("run.json", meta)
             asyncio.run(run_trials(p, rd, progress))
-    return finish(p, rd, meta)
 
 
 def resume(args: argparse.Namespace) -> ExitCode:
@@ -108,6 +114,5 @@ def resume(args: argparse.Namespace) -> ExitCode:
     meta["resumed"] = [*meta.get("resumed", []), now["started"]]
     rd.write_json("run.json", meta)
     print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {rd.path}", file=sys.stderr)
-    with progress_bar() as progress:
-        asyncio.run(run_trials(p, rd, progress, indices))
+    run_to_verdict(p, rd, meta, indices)
     return finish(p, rd, meta)
