@@ -71,7 +71,7 @@ def model_wait_per_trial(run_dir: Path, delay: float) -> float:
     grade = json.loads((run_dir / "trials" / "trial-run" / "0" / "grade.json").read_text())
     transcript = json.loads((run_dir / "trials" / "trial-run" / "0" / "transcript.json").read_text())
     judged = sum(1 for p in grade["parts"] if (p.get("judge") or {}).get("source") == "model")
-    return (transcript["turns"] + judged) * delay
+    return float((int(transcript["turns"]) + judged) * delay)
 
 
 def main(argv: list[str] | None = None) -> int:

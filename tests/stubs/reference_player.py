@@ -109,7 +109,14 @@ class ReferencePlayer:
                 args = {**args, "message_body": f"{args['message_body']}\n{self.echo}"}
             calls.append({"type": "tool_use", "id": f"toolu_{index:02d}", "name": step.tool, "input": args})
         preface = [{"type": "text", "text": f"Turn {turn + 1}: working."}]
-        return message(preface + calls, stop_reason="tool_use", **USAGE)
+        return message(
+            preface + calls,
+            stop_reason="tool_use",
+            input_tokens=1200,
+            output_tokens=300,
+            cache_read=900,
+            cache_write=100,
+        )
 
     def _context(self, body: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
         repo = REPO.search(_system_text(body))
