@@ -47,9 +47,9 @@ class GateConfig(Strict):
     still explains the drop the verdict is `inconclusive`.
     """
 
-    confidence: float = Field(default=0.95, gt=0.5, lt=1, description="two-sided confidence of the interval")
+    confidence: float = Field(default=0.92, gt=0.5, lt=1, description="two-sided confidence of the interval")
     max_trials: int = Field(default=15, ge=0, le=1000, description="trial budget per scenario; 0 = never add")
-    min_trials: int = Field(default=4, ge=1, le=1000, description="top a noisy run up to this k first")
+    min_trials: int = Field(default=6, ge=1, le=1000, description="top a noisy run up to this k first")
     power: float = Field(default=0.8, gt=0.5, lt=1, description="for the smallest drop this k can detect")
     prior_sd_percent: float = Field(
         default=8.0, gt=0, le=100, description="noise σ (percent of max) when no side has 2 trials"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ def test_a_noisy_baseline_makes_run_top_up_trials_before_deciding(project: Path)
     scenario["total_mean"] = 6.25
     baseline_path.write_text(json.dumps(baseline), encoding="utf-8")
     config = project / "evals.yaml"
-    config.write_text(config.read_text(encoding="utf-8").replace("min_trials: 4", "min_trials: 2"))
+    config.write_text(re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8")))
     out = project / "runs" / "noisy"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
