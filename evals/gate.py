@@ -18,6 +18,7 @@ The rule itself (`decide`) and the adaptive step (`extra_trials`) are small pure
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import comb
 from typing import Any, Literal
 
 from evals.baseline import Baseline, BaselineScenario
@@ -106,6 +107,23 @@ def _items(
     }
 
 
+def _baseline_pass_rates(base: BaselineScenario, k: int, pass_threshold: float) -> dict[str, float | None]:
+    """The baseline's pass@k and pass^k at *this run's* k, so the rows compare like with like.
+
+    Unbiased estimates from the baseline's n trials with c passes: pass@k = 1 - C(n-c, k)/C(n, k),
+    pass^k = C(c, k)/C(n, k). Undefined (None) when k exceeds n: n draws say nothing about k > n.
+    """
+    n = len(base.trials)
+    c = sum(t.total >= pass_threshold for t in base.trials)
+    if k < 1 or k > n:
+        return {"pass_at_1": base.pass_at_1, "pass_at_k": None, "pass_pow_k": None}
+    return {
+        "pass_at_1": base.pass_at_1,
+        "pass_at_k": round(1 - comb(n - c, k) / comb(n, k), 4),
+        "pass_pow_k": round(comb(c, k) / comb(n, k), 4),
+    }
+
+
 def _scenario_entry(agg: dict[str, Any], base: BaselineScenario) -> dict[str, Any]:
     return {
         "baseline": base.total_mean,
@@ -113,11 +131,7 @@ def _scenario_entry(agg: dict[str, Any], base: BaselineScenario) -> dict[str, An
         "delta": _delta(agg["total"]["mean"], base.total_mean),
         "k": agg["k"],
         "baseline_k": len(base.trials),
-        "baseline_pass": {
-            "pass_at_1": base.pass_at_1,
-            "pass_at_k": base.pass_at_k,
-            "pass_pow_k": base.pass_pow_k,
-        },
+        "baseline_pass": _baseline_pass_rates(base, agg["k"], agg["pass_threshold"]),
         "baseline_usage": base.usage,
         "criteria": _items(agg["criteria"], base.criteria, base.criteria_pass_rate),
         "categories": _items(agg["categories"], base.categories, base.categories_pass_rate),

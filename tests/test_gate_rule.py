@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from evals.aggregate import aggregate_scenario
-from evals.baseline import Baseline
+from evals.baseline import Baseline, BaselineScenario, BaselineTrial
 from evals.bench import DETECTION_GOAL, FALSE_ALARM_GOAL, Scenario, run_bench
 from evals.cli import main
 from evals.config import GateConfig, Threshold, load_config
-from evals.gate import compare, decide, extra_trials
+from evals.gate import _baseline_pass_rates, compare, decide, extra_trials
 from evals.stats import Estimate, cluster
 from tests.test_report_snapshots import FINGERPRINT, make_baseline, noisy_trials, synthetic_rubric
 
@@ -109,3 +109,19 @@ def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:
     )
     assert result.verdict == "regression"
     assert "nightshift-b/C1" in result.reasons[0] and "nightshift/C1," not in result.reasons[0]
+
+
+def test_the_baselines_pass_at_k_is_estimated_at_this_runs_k_and_never_beyond_its_own() -> None:
+    base = BaselineScenario(
+        k=6,
+        max_points=25,
+        total_mean=17.5,
+        criteria={},
+        categories={},
+        parts={},
+        trials=[BaselineTrial(trial=i, total=t, parts={}) for i, t in enumerate([16, 19, 20, 18, 15, 17])],
+        pass_at_1=0.5,
+    )
+    assert _baseline_pass_rates(base, 2, 18) == {"pass_at_1": 0.5, "pass_at_k": 0.8, "pass_pow_k": 0.2}
+    assert _baseline_pass_rates(base, 4, 18)["pass_pow_k"] == 0
+    assert _baseline_pass_rates(base, 7, 18)["pass_at_k"] is None
