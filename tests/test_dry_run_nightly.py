@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.test_dry_run_runner import Runner
+from tests.test_dry_run_runner import ROOT, Runner
 
 DISPATCH = Path(__file__).resolve().parent / "fixtures" / "webhooks" / "workflow_dispatch.json"
 
@@ -55,3 +55,16 @@ def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_
     history = (candidate / "history.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(history[-1])  # one line appended for this run
     assert fan_in.step("Compare with the current baseline (the gate)").returncode == 0
+
+
+def test_the_scheduled_nightly_plans_every_scenario_with_the_default_trials(tmp_path: Path) -> None:
+    event = json.loads(DISPATCH.read_text(encoding="utf-8"))
+    del event["inputs"]  # a schedule event has no inputs
+    runner = Runner(tmp_path, "schedule", event, event["repository"]["full_name"])
+    (plan,) = runner.run("evals-nightly.yml", only=["plan"])["plan"]
+    assert plan.result == "success", plan.log()
+    assert plan.outputs["trials"] == "6"
+    matrix = json.loads(plan.outputs["matrix"])["include"]
+    scenarios = sorted(p.name for p in (ROOT / "scenario").iterdir() if (p / "scenario.yaml").is_file())
+    assert sorted({m["scenario"] for m in matrix}) == scenarios
+    assert sorted(m["slice"] for m in matrix) == sorted(["0/2", "1/2"] * len(scenarios))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,13 +11,40 @@ import pytest
 from evals.cli import main
 from evals.errors import BadInputError
 from evals.merge import shard_matrix, slice_trials
-from tests.conftest import read_summary
+from tests.conftest import ROOT, read_summary
+
+SHARDS = {  # name: (agent, trials, slice)
+    "s0": ("replay:reference", 3, "0/2"),
+    "s1": ("replay:reference", 3, "1/2"),
+    "bad-s1": ("replay:regressed", 3, "1/2"),
+    "good": ("replay:reference", 1, "0/1"),
+    "bad": ("replay:regressed", 1, "0/1"),
+}
 
 
-def shard(project: Path, name: str, spec: str, trials: int = 3, agent: str = "replay:reference") -> Path:
+@pytest.fixture(scope="module")
+def shard_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every shard the tests merge, run once for the module (each is a real `run --trial-slice`)."""
+    where = tmp_path_factory.mktemp("shards")
+    for name in ("evals.yaml", "pricing.yaml"):
+        shutil.copy(ROOT / name, where / name)
+    for name in ("scenario", "baseline", "agent"):
+        shutil.copytree(ROOT / name, where / name, ignore=shutil.ignore_patterns("__pycache__"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(where)
+        for name, (agent, trials, spec) in SHARDS.items():
+            out = where / "runs" / name
+            code = main(
+                ["run", "--agent", agent, "--trials", str(trials), "--trial-slice", spec, "--out", str(out)]
+            )
+            assert code in (0, 1)
+    return where / "runs"
+
+
+def shard(project: Path, shard_runs: Path, name: str) -> Path:
+    """A copy of a prepared shard run inside this test's project."""
     out = project / "runs" / name
-    code = main(["run", "--agent", agent, "--trials", str(trials), "--trial-slice", spec, "--out", str(out)])
-    assert code in (0, 1)
+    shutil.copytree(shard_runs / name, out)
     return out
 
 
@@ -57,14 +85,14 @@ def test_the_shard_matrix_never_has_more_slices_than_trials() -> None:
         shard_matrix(["trial-run"], "three", "2")
 
 
-def test_a_shard_runs_only_its_slice_of_the_trials(project: Path) -> None:
-    out = shard(project, "s1", "1/2", trials=5)
-    assert sorted(trial_keys(out)) == [("trial-run", 2), ("trial-run", 3), ("trial-run", 4)]
+def test_a_shard_runs_only_its_slice_of_the_trials(shard_runs: Path) -> None:
+    out = shard_runs / "s1"
+    assert sorted(trial_keys(out)) == [("trial-run", 1), ("trial-run", 2)]
     assert json.loads((out / "run.json").read_text())["trial_slice"] == "1/2"
 
 
-def test_two_shards_merge_into_one_run_with_every_trial_counted_once(project: Path) -> None:
-    first, second = shard(project, "s0", "0/2"), shard(project, "s1", "1/2")
+def test_two_shards_merge_into_one_run_with_every_trial_counted_once(project: Path, shard_runs: Path) -> None:
+    first, second = shard(project, shard_runs, "s0"), shard(project, shard_runs, "s1")
     merged = project / "runs" / "merged"
     assert main(["merge", "--out", str(merged), str(first), str(second)]) == 0
     assert sorted(trial_keys(merged)) == [("trial-run", 0), ("trial-run", 1), ("trial-run", 2)]
@@ -80,18 +108,17 @@ def test_two_shards_merge_into_one_run_with_every_trial_counted_once(project: Pa
     assert meta["merged_from"] == ["s0", "s1"] and "trial_slice" not in meta
 
 
-def test_the_same_shard_given_twice_still_counts_each_trial_once(project: Path) -> None:
-    first, second = shard(project, "s0", "0/2"), shard(project, "s1", "1/2")
+def test_the_same_shard_given_twice_still_counts_each_trial_once(project: Path, shard_runs: Path) -> None:
+    first, second = shard(project, shard_runs, "s0"), shard(project, shard_runs, "s1")
     merged = project / "runs" / "merged"
     assert main(["merge", "--out", str(merged), str(first), str(second), str(second)]) == 0
     assert read_summary(merged)["scenarios"]["trial-run"]["k"] == 3
 
 
 def test_a_trial_two_shards_disagree_on_is_an_error_naming_it(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    good = shard(project, "good", "0/1", trials=1)
-    bad = shard(project, "bad", "0/1", trials=1, agent="replay:regressed")
+    good, bad = shard(project, shard_runs, "good"), shard(project, shard_runs, "bad")
     bad_meta = json.loads((bad / "run.json").read_text())
     bad_meta.update({k: json.loads((good / "run.json").read_text())[k] for k in ("agent", "agent_spec")})
     (bad / "run.json").write_text(json.dumps(bad_meta))
@@ -102,15 +129,18 @@ def test_a_trial_two_shards_disagree_on_is_an_error_naming_it(
     assert not (merged / "results.jsonl").exists()
 
 
-def test_shards_of_different_agents_are_not_merged(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    first = shard(project, "s0", "0/2")
-    second = shard(project, "s1", "1/2", agent="replay:regressed")
+def test_shards_of_different_agents_are_not_merged(
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = shard(project, shard_runs, "s0"), shard(project, shard_runs, "bad-s1")
     assert main(["merge", "--out", str(project / "runs" / "m"), str(first), str(second)]) == 2
     assert "agent_spec" in capsys.readouterr().err
 
 
-def test_a_trial_no_shard_delivered_is_counted_as_errored_not_dropped(project: Path) -> None:
-    second = shard(project, "s1", "1/2")
+def test_a_trial_no_shard_delivered_is_counted_as_errored_not_dropped(
+    project: Path, shard_runs: Path
+) -> None:
+    second = shard(project, shard_runs, "s1")
     merged = project / "runs" / "merged"
     main(["merge", "--out", str(merged), str(second)])
     summary = read_summary(merged)
