@@ -53,6 +53,25 @@ def test_zizmor_finds_nothing_even_as_an_auditor() -> None:
     assert json.loads(out.stdout) == []
 
 
+def test_zizmor_would_catch_an_injected_title_and_an_unpinned_action(tmp_path: Path) -> None:
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(
+        "on: pull_request_target\npermissions: {}\njobs:\n  x:\n    runs-on: ubuntu-latest\n"
+        "    permissions: {}\n    steps:\n      - uses: actions/checkout@v4\n"
+        '      - run: echo "${{ github.event.pull_request.title }}"\n',
+        encoding="utf-8",
+    )
+    out = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--format", "json", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = {finding["ident"] for finding in json.loads(out.stdout)}
+    assert {"template-injection", "unpinned-uses", "dangerous-triggers"} <= found
+
+
 def test_every_workflow_validates_against_the_github_workflow_schema() -> None:
     out = subprocess.run(
         [str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS)],
@@ -134,6 +153,10 @@ def test_the_pr_workflow_runs_only_on_the_label_and_never_on_pull_request_target
     assert jobs["evals"]["permissions"] == {"contents": "read"}
     assert jobs["report"]["permissions"] == {"contents": "read", "pull-requests": "write"}
     assert "environment" not in jobs["report"]
+    checkout = next(
+        s for s in jobs["report"]["steps"] if str(s.get("uses", "")).startswith("actions/checkout@")
+    )
+    assert checkout["with"]["ref"] == "${{ github.event.pull_request.base.sha }}", "write token, base code"
     group = workflow["concurrency"]["group"]
     assert "github.event.pull_request.number" in group and workflow["concurrency"]["cancel-in-progress"]
 
