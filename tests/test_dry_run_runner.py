@@ -277,6 +277,7 @@ class Runner:
             "event_name": self.event_name,
             "repository": self.repository,
             "run_id": "4242",
+            "run_attempt": "1",
             "token": self.token,
             "api_url": self.api_url,
         }
@@ -452,7 +453,11 @@ class Runner:
                 return StepLog(label, skipped=False, returncode=0, stdout=f"warning: no files at {source}\n")
             target = self.artifacts / with_["name"]
             if target.exists():
-                return StepLog(label, skipped=False, returncode=1, stderr=f"artifact {target.name} exists\n")
+                if with_.get("overwrite") != "true":
+                    return StepLog(
+                        label, skipped=False, returncode=1, stderr=f"artifact {target.name} exists\n"
+                    )
+                shutil.rmtree(target)
             shutil.copytree(source, target)
         elif action == "actions/download-artifact":
             dest = workspace / with_.get("path", ".")
