@@ -5,7 +5,7 @@
 # (4) ends this step green; bad input (2) and infrastructure errors (3) end it red.
 # Inputs (env): RUN_DIR (required), EVALS_SCENARIOS (space-separated), EVALS_TRIALS, EVALS_AGENT,
 # EVALS_WORLD, EVALS_TRIAL_SLICE (I/N: only that slice of the trials, for nightly shards).
-# The job summary and annotations are the compare stage's too, so this step does not write them.
+# The job summary and annotations are the compare stage's (EVALS_JOB_SUMMARY=0 here), so they appear once.
 set -euo pipefail
 args=(run --out "${RUN_DIR:?RUN_DIR is required}")
 for name in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$name"); done
@@ -14,7 +14,7 @@ for name in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$name"); done
 [[ -n "${EVALS_WORLD:-}" ]] && args+=(--world "$EVALS_WORLD")
 [[ -n "${EVALS_TRIAL_SLICE:-}" ]] && args+=(--trial-slice "$EVALS_TRIAL_SLICE")
 rc=0
-env -u GITHUB_STEP_SUMMARY python -m evals "${args[@]}" || rc=$?
+EVALS_JOB_SUMMARY=0 python -m evals "${args[@]}" || rc=$?
 case "$rc" in
   0 | 1 | 4) echo "Agent stage finished (run verdict exit $rc; the compare stage gates)." ;;
   *) exit "$rc" ;;

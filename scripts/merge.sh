@@ -3,7 +3,7 @@
 # into RUN_DIR, each trial exactly once (`python -m evals merge`), which also aggregates and reports
 # the whole. A trial no shard delivered is counted as errored. Like the agent stage, it leaves the
 # verdict (1, 4) to the compare stage. Inputs (env): RUN_DIR, SHARDS_DIR.
-# The job summary and annotations are the compare stage's too, so this step does not write them.
+# The job summary and annotations are the compare stage's (EVALS_JOB_SUMMARY=0 here), so they appear once.
 set -euo pipefail
 shopt -s nullglob
 shards=("${SHARDS_DIR:?SHARDS_DIR is required}"/*/)
@@ -12,7 +12,7 @@ if ((${#shards[@]} == 0)); then
   exit 3
 fi
 rc=0
-env -u GITHUB_STEP_SUMMARY python -m evals merge --out "${RUN_DIR:?RUN_DIR is required}" "${shards[@]}" || rc=$?
+EVALS_JOB_SUMMARY=0 python -m evals merge --out "${RUN_DIR:?RUN_DIR is required}" "${shards[@]}" || rc=$?
 case "$rc" in
   0 | 1 | 4) echo "Merged ${#shards[@]} shard(s) (verdict exit $rc; the compare stage gates)." ;;
   *) exit "$rc" ;;
