@@ -12,9 +12,6 @@ import argparse
 from tabulate import tabulate
 
 from evals.errors import ExitCode
-from evals.live.clients import check_github, check_notion, github_client, notion_client
-from evals.live.config import load_live_config
-from evals.live.janitor import find_leftovers, remove
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,6 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
+    from evals.live.clients import check_github, check_notion, github_client, notion_client
+    from evals.live.config import load_live_config
+    from evals.live.janitor import find_leftovers, remove
+
     config = load_live_config()
     gh, notion = github_client(config), notion_client(config)
     check_github(gh, config.github_owner)

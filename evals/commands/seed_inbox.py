@@ -10,9 +10,6 @@ from tabulate import tabulate
 from evals.commands.common import add_config, root
 from evals.config import load_config
 from evals.errors import ExitCode
-from evals.live.composio_api import ComposioApi
-from evals.live.config import check_personas, load_live_config
-from evals.live.gmail import seed_inbox
 from evals.scenario import load_scenario
 
 
@@ -26,6 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
+    from evals.live.composio_api import ComposioApi
+    from evals.live.config import check_personas, load_live_config
+    from evals.live.gmail import seed_inbox
+
     config, project = load_config(root(), args.config)
     live = load_live_config()
     scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
