@@ -24,6 +24,7 @@ from evals.config import Config
 from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
 from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric
+from evals.grade.judge import load_prompt
 from evals.pricing import Pricing, load_pricing
 from evals.redact import redact_text
 from evals.rundir import RunDir
@@ -65,8 +66,10 @@ def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, Lo
         folder = root / config.scenarios_dir / name
         scenario = load_scenario(root / config.scenarios_dir, name)
         rubric = load_rubric(folder)
-        cache = root / config.judge.cache_dir
-        judge = Judge(config.judge.model, config.judge.max_tokens, cache, load_labels(folder))
+        for _, part in rubric.parts():
+            if part.judge is not None:  # a bad prompt file is bad input before the run starts
+                load_prompt(folder / part.judge.prompt)
+        judge = Judge.from_config(config.judge, root, load_labels(folder))
         out[name] = LoadedScenario(scenario, folder, rubric, judge)
     return out
 

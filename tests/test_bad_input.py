@@ -92,3 +92,11 @@ def test_an_existing_run_directory_is_not_overwritten(
     before = (out / "results.jsonl").read_text()
     assert _run(out) == 2
     assert (out / "results.jsonl").read_text() == before
+
+
+def test_a_judge_prompt_without_a_version_is_rejected_before_the_run(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompt = project / "scenario" / "trial-run" / "judge" / "T5.md"
+    prompt.write_text(prompt.read_text().replace("version: 1", "owner: someone"))
+    _assert_rejected(_run(project / "runs" / "x"), capsys, project / "runs" / "x", "T5.md")
