@@ -82,6 +82,7 @@ def aggregate_scenario(records: list[dict[str, Any]], rubric: Rubric) -> dict[st
             "mean": round(sum(scored_means), 4) if scored_means else None,
             "stdev": round(statistics.stdev(totals), 4) if len(totals) > 1 else None,
             "per_trial": totals,
+            "per_trial_parts": [{p["id"]: p["score"] for p in g["parts"]} for g in grades],
         },
         **_pass_rates([g["passed"] for g in grades]),
         "parts": parts,

@@ -124,11 +124,56 @@ def _baseline_pass_rates(base: BaselineScenario, k: int, pass_threshold: float) 
     }
 
 
-def _scenario_entry(agg: dict[str, Any], base: BaselineScenario) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Comparable:
+    """One scenario's totals restricted to the parts scored on both sides.
+
+    A part the judge could not decide is missing data, not a zero: comparing a run whose judge was
+    down (its total lacks those parts) with a fully scored baseline would report a regression that is
+    really an outage. So both totals sum only the parts scored at least once on each side, and a
+    trial's missing part is filled with its side's mean for that part (the trial total's spread then
+    comes from the parts that were decided).
+    """
+
+    parts: list[str]
+    excluded: list[str]
+    mean_run: float
+    mean_base: float
+    run_totals: list[float]
+    base_totals: list[float]
+
+
+def _fill(scores: dict[str, float | None], parts: list[str], means: dict[str, float]) -> float:
+    return sum(v if (v := scores.get(p)) is not None else means[p] for p in parts)
+
+
+def comparable(agg: dict[str, Any], base: BaselineScenario) -> Comparable:
+    run_means = {p: v["mean"] for p, v in agg["parts"].items() if v["mean"] is not None}
+    base_means = {p: v for p, v in base.parts.items() if v is not None}
+    parts = [p for p in agg["parts"] if p in run_means and p in base_means]
+    excluded = [p for p in agg["parts"] if p not in parts]
+    run_trials = agg["total"].get("per_trial_parts")
+    run_totals = (
+        [_fill(t, parts, run_means) for t in run_trials]
+        if run_trials is not None
+        else agg["total"]["per_trial"]
+    )
+    return Comparable(
+        parts=parts,
+        excluded=excluded,
+        mean_run=round(sum(run_means[p] for p in parts), 4),
+        mean_base=round(sum(base_means[p] for p in parts), 4),
+        run_totals=run_totals,
+        base_totals=[_fill(t.parts, parts, base_means) for t in base.trials],
+    )
+
+
+def _scenario_entry(agg: dict[str, Any], base: BaselineScenario, cmp: Comparable) -> dict[str, Any]:
     return {
-        "baseline": base.total_mean,
-        "run": agg["total"]["mean"],
-        "delta": _delta(agg["total"]["mean"], base.total_mean),
+        "baseline": cmp.mean_base,
+        "run": cmp.mean_run,
+        "delta": _delta(cmp.mean_run, cmp.mean_base),
+        "excluded_parts": cmp.excluded,
         "k": agg["k"],
         "baseline_k": len(base.trials),
         "baseline_pass": _baseline_pass_rates(base, agg["k"], agg["pass_threshold"]),
@@ -181,16 +226,25 @@ def compare(
         if base is None or not base.trials or agg["total"]["mean"] is None or base.total_mean is None:
             result.notices.append(f"{name}: not in the baseline; shown, not gated")
             continue
-        result.scenarios[name] = _scenario_entry(agg, base)
+        cmp = comparable(agg, base)
+        if not cmp.parts:
+            result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
+            continue
+        if cmp.excluded:
+            result.notices.append(
+                f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
+                f"{', '.join(cmp.excluded)}"
+            )
+        result.scenarios[name] = _scenario_entry(agg, base, cmp)
         prior_sd = settings.prior_sd_percent / 100 * agg["max_points"]
         clusters.append(
             cluster(
                 name,
-                agg["total"]["per_trial"],
-                [t.total for t in base.trials],
+                cmp.run_totals,
+                cmp.base_totals,
                 prior_sd,
-                mean_run=agg["total"]["mean"],
-                mean_base=base.total_mean,
+                mean_run=cmp.mean_run,
+                mean_base=cmp.mean_base,
             )
         )
         max_points += agg["max_points"]

@@ -80,3 +80,23 @@ def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
     assert blessed["scenarios"]["trial-run"]["trials"][0]["parts"]["T3a"] == 0
     again = project / "runs" / "again"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(again)]) == 0
+
+
+def test_a_judge_that_cannot_decide_is_not_mistaken_for_a_regression(project: Path) -> None:
+    """Without a key or labels the judged parts are unscored; the gate compares what both sides scored."""
+    (project / "scenario" / "trial-run" / "labels.yaml").write_text("labels: []\n")
+    out = project / "runs" / "nojudge"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    summary = read_summary(out)
+    assert summary["verdict"] == "pass"
+    assert summary["scenarios"]["trial-run"]["unscored"] == {"T1b": 1, "T5": 1}
+    assert summary["comparison"]["trial-run"]["excluded_parts"] == ["T1b", "T5"]
+    assert summary["comparison"]["trial-run"]["delta"] == 0
+    assert any("T1b, T5" in notice for notice in summary["notices"])
+
+
+def test_a_real_drop_is_still_caught_while_judged_parts_are_unscored(project: Path) -> None:
+    (project / "scenario" / "trial-run" / "labels.yaml").write_text("labels: []\n")
+    out = project / "runs" / "nojudge-bad"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)]) == 1
+    assert read_summary(out)["comparison"]["trial-run"]["delta"] == -4

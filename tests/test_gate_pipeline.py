@@ -29,8 +29,14 @@ def test_a_noisy_baseline_makes_run_top_up_trials_before_deciding(project: Path)
     baseline_path = project / "baseline" / "baseline.json"
     baseline = json.loads(baseline_path.read_text(encoding="utf-8"))
     scenario = baseline["scenarios"]["trial-run"]
-    for trial, total in zip(scenario["trials"], [7.0, 5.0, 6.0, 7.0], strict=True):
-        trial["total"] = total
+    dropped: list[list[str]] = [[], ["T4", "T5"], ["T5"], []]  # trial totals 7, 5, 6, 7
+    for trial, lost in zip(scenario["trials"], dropped, strict=True):
+        for part in lost:
+            trial["parts"][part] = 0.0
+        trial["total"] = sum(trial["parts"].values())
+    for part in ("T4", "T5"):
+        scores = [t["parts"][part] for t in scenario["trials"]]
+        scenario["parts"][part] = sum(scores) / len(scores)
     scenario["total_mean"] = 6.25
     baseline_path.write_text(json.dumps(baseline), encoding="utf-8")
     config = project / "evals.yaml"
