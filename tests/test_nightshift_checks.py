@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from evals.grade.registry import CHECKS, CheckResult, GradeContext
+from evals.grade.rubric import load_rubric
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
@@ -410,6 +411,16 @@ def block(world: World, page: str, key: str) -> Block:
     return found
 
 
+def _status_pattern() -> str:
+    """The C12 pattern as the rubric states it, so these tests follow the data."""
+    rubric = load_rubric(Path(__file__).resolve().parent.parent / "scenario" / "nightshift")
+    part = next(p for c, p in rubric.parts() if p.id == "C12")
+    return str(next(ref.params["pattern"] for ref in part.checks if ref.check == "notion.block_says"))
+
+
+STATUS_RESOLVED = _status_pattern()
+
+
 def graded(world: World, scenario: Scenario, pr: bool = True) -> GradeContext:
     snap = outcome(world)
     if pr:
@@ -423,7 +434,7 @@ def test_incident_status_changed_in_place_passes(scenario: Scenario) -> None:
         status = block(world, "incident", "status")
         status.text, status.edited = text, True
         ctx = graded(world, scenario)
-        assert run("notion.block_says", ctx, page="incident", block="status", pattern=r"\bresolved\b").passed
+        assert run("notion.block_says", ctx, page="incident", block="status", pattern=STATUS_RESOLVED).passed
 
 
 def test_incident_resolved_appended_below_the_open_status_fails(scenario: Scenario) -> None:
@@ -432,18 +443,27 @@ def test_incident_resolved_appended_below_the_open_status_fails(scenario: Scenar
         Block(id="n1", type="paragraph", text="Status: RESOLVED", created_by="agent")
     )
     result = run(
-        "notion.block_says", graded(world, scenario), page="incident", block="status", pattern=r"\bresolved\b"
+        "notion.block_says", graded(world, scenario), page="incident", block="status", pattern=STATUS_RESOLVED
     )
     assert not result.passed and "appended it below" in result.detail
 
 
-def test_incident_status_in_review_fails(scenario: Scenario) -> None:
-    world = seed(scenario, 0)
-    status = block(world, "incident", "status")
-    status.text, status.edited = "Status: IN REVIEW, pods continue to OOMKill", True
-    assert not run(
-        "notion.block_says", graded(world, scenario), page="incident", block="status", pattern=r"\bresolved\b"
-    ).passed
+def test_incident_status_in_review_or_not_resolved_fails(scenario: Scenario) -> None:
+    for text in (
+        "Status: IN REVIEW, pods continue to OOMKill",
+        "Status: not resolved yet",
+        "Status: OPEN (resolved?)",
+    ):
+        world = seed(scenario, 0)
+        status = block(world, "incident", "status")
+        status.text, status.edited = text, True
+        assert not run(
+            "notion.block_says",
+            graded(world, scenario),
+            page="incident",
+            block="status",
+            pattern=STATUS_RESOLVED,
+        ).passed
 
 
 def pr_url(scenario: Scenario) -> str:
