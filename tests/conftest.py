@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,18 +28,38 @@ def offline_env(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A copy of the project's data (config, pricing, scenarios, baseline) as the working directory."""
-    dest = tmp_path / "project"
+def copy_project(dest: Path) -> Path:
+    """Copy the project's data (config, pricing, scenarios, baseline, agent) into `dest`."""
     dest.mkdir()
     for name in ("evals.yaml", "pricing.yaml"):
         shutil.copy(ROOT / name, dest / name)
     for name in ("scenario", "baseline", "agent"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+@pytest.fixture
+def full_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A copy of the project exactly as committed, as the working directory."""
+    dest = copy_project(tmp_path / "project")
     monkeypatch.chdir(dest)
     yield dest
+
+
+@pytest.fixture
+def project(full_project: Path) -> Path:
+    """The committed project with its default suite narrowed to the one-trial trial run.
+
+    Most tests exercise one mechanism (a flag, a verdict, a file) and need the smallest run that
+    shows it; `full_project` keeps the committed defaults for the tests about those defaults.
+    """
+    config = full_project / "evals.yaml"
+    text = re.sub(
+        r"^suite: .*$", "suite: [trial-run]", config.read_text(encoding="utf-8"), flags=re.MULTILINE
+    )
+    config.write_text(re.sub(r"^trials: \d+", "trials: 1", text, flags=re.MULTILINE), encoding="utf-8")
+    return full_project
 
 
 def read_summary(run_dir: Path) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ def test_a_config_value_out_of_range_names_file_and_field(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cfg = project / "evals.yaml"
-    cfg.write_text(cfg.read_text().replace("trials: 1 ", "trials: 0 "))
+    cfg.write_text(re.sub(r"^trials: \d+", "trials: 0", cfg.read_text(), flags=re.MULTILINE))
     code = _run(project / "runs" / "x")
     err = capsys.readouterr().err
     assert code == 2 and "evals.yaml: trials:" in err

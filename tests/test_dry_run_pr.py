@@ -55,7 +55,7 @@ def pr_run(tmp_path: Path, github: FakeGitHubPR, agent: str) -> dict[str, list[J
         labeled(),
         "Codertocat/Hello-World",
         api_url=github.url,
-        vars={"EVALS_AGENT": agent},
+        vars={"EVALS_AGENT": agent, "EVALS_SCENARIOS": "trial-run"},
         secrets={"ANTHROPIC_API_KEY": ""},
     )
     runner.token = TOKEN

@@ -45,12 +45,18 @@ def test_regressed_replay_fails_the_gate_and_names_what_dropped(project: Path) -
 
 
 def test_no_arguments_runs_the_default_suite_offline(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    full_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """`make run` on a fresh clone: both scenarios, Nightshift replaying the three published runs."""
     assert main([]) == 0
     printed = capsys.readouterr().out
     report = Path(printed.split("Report: ")[1].strip())
-    assert report.is_file() and report.parent.parent == project / "runs"
+    assert report.is_file() and report.parent.parent == full_project / "runs"
+    summary = read_summary(report.parent)
+    assert summary["verdict"] == "pass"
+    assert summary["scenarios"]["trial-run"]["total"]["mean"] == 7
+    assert summary["scenarios"]["nightshift"]["total"]["per_trial"][:3] == [16, 19, 20]
+    assert summary["scenarios"]["nightshift"]["total"]["mean"] == pytest.approx(55 / 3, abs=1e-3)
 
 
 def test_help_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,9 +34,17 @@ def shard_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
         mp.chdir(where)
         for name, (agent, trials, spec) in SHARDS.items():
             out = where / "runs" / name
-            code = main(
-                ["run", "--agent", agent, "--trials", str(trials), "--trial-slice", spec, "--out", str(out)]
-            )
+            args = [
+                "--scenario",
+                "trial-run",
+                "--agent",
+                agent,
+                "--trials",
+                str(trials),
+                "--trial-slice",
+                spec,
+            ]
+            code = main(["run", *args, "--out", str(out)])
             assert code in (0, 1)
     return where / "runs"
 

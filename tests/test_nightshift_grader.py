@@ -89,7 +89,10 @@ def test_pre_automation_flips_priyas_flag_and_follows_3gi(project: Path) -> None
 def test_the_offline_default_replays_the_three_published_runs(project: Path) -> None:
     out = project / "runs" / "default"
     main(["run", "--scenario", "nightshift", "--trials", "3", "--out", str(out)])
-    assert [r["grade"]["total"] for r in grades(out)] == [16, 19, 20]
+    totals = [r["grade"]["total"] for r in grades(out)]
+    assert totals[:3] == [16, 19, 20]
+    # the gate may add trials for a noisy scenario: they cycle through the same three runs
+    assert totals == [[16, 19, 20][i % 3] for i in range(len(totals))]
     assert main(["labels", "--run", str(out)]) == 0
 
 

@@ -50,8 +50,11 @@ def finish(p: Plan, rd: RunDir, meta: dict[str, Any]) -> ExitCode:
     summary, gate = summarise(p, rd, meta)
     report = write_outputs(rd, summary, gate)
     total = summary["total"]
-    delta = f" (baseline {total['baseline']}, Δ {total['delta']:+g})" if total["delta"] is not None else ""
-    print(f"Verdict: {gate.verdict} · total {total['mean']} / {total['max']}{delta}")
+    delta = ""
+    if total["delta"] is not None:
+        delta = f" (baseline {total['baseline']:.2f}, Δ {total['delta']:+.2f})"
+    mean = "–" if total["mean"] is None else f"{total['mean']:.2f}"
+    print(f"Verdict: {gate.verdict} · total {mean} / {total['max']}{delta}")
     for line in gate.reasons + gate.notices:
         print(f"  {line}")
     print(f"Report: {report}")
