@@ -62,6 +62,19 @@ def project(full_project: Path) -> Path:
     return full_project
 
 
+@pytest.fixture
+def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Local fakes of GitHub, Notion and Composio over one sandbox world, with the live-mode
+    environment pointing at them (imported here: the fakes pull in the live clients)."""
+    from tests.fakes import FakeServices
+
+    fakes = FakeServices.start()
+    for key, value in fakes.env().items():
+        monkeypatch.setenv(key, value)
+    yield fakes
+    fakes.stop()
+
+
 def read_summary(run_dir: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     return data

@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,15 +15,6 @@ import pytest
 from evals.cli import main
 from tests.conftest import ROOT
 from tests.fakes import FakeServices, Request
-
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
-    fakes = FakeServices.start()
-    for key, value in fakes.env().items():
-        monkeypatch.setenv(key, value)
-    yield fakes
-    fakes.stop()
 
 
 def hold_the_agents_first_call(services: FakeServices) -> tuple[threading.Event, threading.Event]:

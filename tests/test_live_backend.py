@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,6 @@ from evals.world.model import Block
 from evals.world.outcome import Outcome
 from tests.conftest import ROOT, read_summary
 from tests.fakes import TOOLKIT_VERSIONS, FakeServices, HttpError, Request
-
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
-    fakes = FakeServices.start()
-    for key, value in fakes.env().items():
-        monkeypatch.setenv(key, value)
-    yield fakes
-    fakes.stop()
 
 
 def per_criterion(run: Path) -> dict[str, float]:

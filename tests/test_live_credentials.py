@@ -3,7 +3,6 @@ run directory or remote resource exists."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,6 @@ from evals.cli import main
 from tests.fakes import FakeServices
 
 RUN = ["run", "--world", "live", "--scenario", "trial-run", "--agent", "replay:reference"]
-
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
-    fakes = FakeServices.start()
-    for key, value in fakes.env().items():
-        monkeypatch.setenv(key, value)
-    yield fakes
-    fakes.stop()
 
 
 def nothing_created(project: Path, services: FakeServices) -> bool:

@@ -3,7 +3,6 @@ GitHub's official OpenAPI description (the schemas kept in tests/fixtures/openap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +14,6 @@ from referencing.jsonschema import DRAFT202012
 from evals.cli import main
 from tests.fakes import FakeServices
 from tests.fakes.github_api import load_openapi
-
-
-@pytest.fixture
-def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServices]:
-    fakes = FakeServices.start()
-    for key, value in fakes.env().items():
-        monkeypatch.setenv(key, value)
-    yield fakes
-    fakes.stop()
 
 
 def validator(openapi: dict[str, Any], key: str) -> Draft202012Validator:

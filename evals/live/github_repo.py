@@ -14,8 +14,7 @@ from github import Github, GithubException, InputGitTreeElement
 from github.Repository import Repository
 
 from evals.scenario.model import Scenario
-from evals.world.git import changed_paths, diff_trees
-from evals.world.outcome import PullSnapshot, RepoSnapshot
+from evals.world.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 
 
 @dataclass
@@ -94,7 +93,7 @@ def snapshot_repo(gh: Github, seeded: SeededRepo) -> RepoSnapshot:
         base = repo.compare(pr.base.ref, head_sha).merge_base_commit.sha
         before, after = files(base), files(head_sha)
         pulls.append(
-            PullSnapshot(
+            pull_snapshot(
                 number=pr.number,
                 title=pr.title,
                 body=pr.body or "",
@@ -104,19 +103,17 @@ def snapshot_repo(gh: Github, seeded: SeededRepo) -> RepoSnapshot:
                 merged=pr.merged_at is not None,
                 url=pr.html_url,
                 head_sha=head_sha,
-                files=after,
-                changed=[path for path, _ in changed_paths(before, after)],
-                diff=diff_trees(before, after),
+                before=before,
+                after=after,
             )
         )
-    return RepoSnapshot(
+    return repo_snapshot(
         full_name=seeded.full_name,
         default_branch=seeded.default_branch,
         seed_files=seed_files,
         main_files=main_files,
-        main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
         pulls=pulls,
-        branches=dict(sorted(branches.items())),
+        branches=branches,
     )
 
 

@@ -109,17 +109,65 @@ def _pull_url(repo: Repo, number: int) -> str:
     return f"https://github.com/{repo.full_name}/pull/{number}"
 
 
+def pull_snapshot(
+    *,
+    number: int,
+    title: str,
+    body: str,
+    head: str,
+    base: str,
+    state: str,
+    merged: bool,
+    url: str,
+    head_sha: str,
+    before: dict[str, str],
+    after: dict[str, str],
+) -> PullSnapshot:
+    """A PR as graders see it; `before` is the tree at the merge base. Shared by every backend so the
+    derived fields (changed paths, diff) are computed one way."""
+    return PullSnapshot(
+        number=number,
+        title=title,
+        body=body,
+        head=head,
+        base=base,
+        state=state,
+        merged=merged,
+        url=url,
+        head_sha=head_sha,
+        files=after,
+        changed=[path for path, _ in changed_paths(before, after)],
+        diff=diff_trees(before, after),
+    )
+
+
+def repo_snapshot(
+    *,
+    full_name: str,
+    default_branch: str,
+    seed_files: dict[str, str],
+    main_files: dict[str, str],
+    pulls: list[PullSnapshot],
+    branches: dict[str, str],
+) -> RepoSnapshot:
+    return RepoSnapshot(
+        full_name=full_name,
+        default_branch=default_branch,
+        seed_files=seed_files,
+        main_files=main_files,
+        main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
+        pulls=pulls,
+        branches=dict(sorted(branches.items())),
+    )
+
+
 def snapshot_repo(repo: Repo) -> RepoSnapshot:
-    seed_files = files_at(repo, repo.commits[repo.seed_commit])
-    main = resolve(repo, repo.default_branch)
-    main_files = files_at(repo, main)
     pulls = []
     for pr in repo.pulls:
         head = resolve(repo, pr.head)
         base = merge_base(repo, resolve(repo, pr.base), head)
-        before, after = files_at(repo, base), files_at(repo, head)
         pulls.append(
-            PullSnapshot(
+            pull_snapshot(
                 number=pr.number,
                 title=pr.title,
                 body=pr.body,
@@ -129,19 +177,17 @@ def snapshot_repo(repo: Repo) -> RepoSnapshot:
                 merged=pr.merged,
                 url=_pull_url(repo, pr.number),
                 head_sha=head.sha,
-                files=after,
-                changed=[path for path, _ in changed_paths(before, after)],
-                diff=diff_trees(before, after),
+                before=files_at(repo, base),
+                after=files_at(repo, head),
             )
         )
-    return RepoSnapshot(
+    return repo_snapshot(
         full_name=repo.full_name,
         default_branch=repo.default_branch,
-        seed_files=seed_files,
-        main_files=main_files,
-        main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
+        seed_files=files_at(repo, repo.commits[repo.seed_commit]),
+        main_files=files_at(repo, resolve(repo, repo.default_branch)),
         pulls=pulls,
-        branches=dict(sorted(repo.branches.items())),
+        branches=repo.branches,
     )
 
 
