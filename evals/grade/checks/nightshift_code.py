@@ -9,7 +9,7 @@ hold at every head, including the default branch.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from evals.grade.checks.common import heads, primary_repo
 from evals.grade.checks.python import assigned_value
@@ -90,24 +90,39 @@ def _no_attempt(path: str) -> CheckResult:
     return CheckResult(False, f"no pull request or push changed {path}")
 
 
-@check("python.method_does_not_accumulate")
-def method_does_not_accumulate(ctx: GradeContext, path: str, cls: str, method: str) -> CheckResult:
-    """At a head that changed `path`, `cls.method` appends to no `self` list it does not also empty."""
+Verdict = tuple[bool, str]
+
+
+def at_some_head(ctx: GradeContext, path: str, judge: Callable[[str, ast.Module], Verdict]) -> CheckResult:
+    """Pass at the first head that changed `path` where `judge(label, tree)` accepts it; otherwise
+    fail with what every head showed. The agent may fix a file in any of its PRs (or on main)."""
     notes = []
     for label, files in changed_heads(ctx, path):
         tree, problem = _parse(label, files, path)
         if tree is None:
             notes.append(problem)
             continue
+        ok, detail = judge(label, tree)
+        if ok:
+            return CheckResult(True, detail)
+        notes.append(detail)
+    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+
+
+@check("python.method_does_not_accumulate")
+def method_does_not_accumulate(ctx: GradeContext, path: str, cls: str, method: str) -> CheckResult:
+    """At a head that changed `path`, `cls.method` appends to no `self` list it does not also empty."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
         fn = find_method(tree, cls, method)
         if fn is None:
-            notes.append(f"{label}: {cls}.{method} not found")
-            continue
+            return False, f"{label}: {cls}.{method} not found"
         leaks = sorted(attr for attr, emptied in accumulated_attrs(fn).items() if not emptied)
         if not leaks:
-            return CheckResult(True, f"{label}: {cls}.{method} keeps no growing list")
-        notes.append(f"{label}: {cls}.{method} appends to self.{', self.'.join(leaks)} and never empties it")
-    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+            return True, f"{label}: {cls}.{method} keeps no growing list"
+        return False, f"{label}: {cls}.{method} appends to self.{', self.'.join(leaks)} and never empties it"
+
+    return at_some_head(ctx, path, judge)
 
 
 def _guarded_calls(fn: ast.AST, function: str) -> Iterator[tuple[ast.Call, bool]]:
@@ -129,22 +144,18 @@ def method_does_not_call(ctx: GradeContext, path: str, cls: str, method: str, fu
     A call under an `if` (lazy initialisation: `if self._redis is None: ...`) is not per-call; the
     behaviour probe confirms how often the factory really runs.
     """
-    notes = []
-    for label, files in changed_heads(ctx, path):
-        tree, problem = _parse(label, files, path)
-        if tree is None:
-            notes.append(problem)
-            continue
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
         fn = find_method(tree, cls, method)
         if fn is None:
-            notes.append(f"{label}: {cls}.{method} not found")
-            continue
+            return False, f"{label}: {cls}.{method} not found"
         every_run = [c for c, guarded in _guarded_calls(fn, function) if not guarded]
         if not every_run:
-            return CheckResult(True, f"{label}: {cls}.{method} does not call {function}() per call")
+            return True, f"{label}: {cls}.{method} does not call {function}() per call"
         first = every_run[0]
-        notes.append(f"{label}: {cls}.{method} still runs `{ast.unparse(first)}` (line {first.lineno})")
-    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+        return False, f"{label}: {cls}.{method} still runs `{ast.unparse(first)}` (line {first.lineno})"
+
+    return at_some_head(ctx, path, judge)
 
 
 def module_constants(tree: ast.Module) -> dict[str, object]:
@@ -187,17 +198,14 @@ def call_keyword(
     ctx: GradeContext, path: str, callees: list[str], keyword: str, value: int | str
 ) -> CheckResult:
     """At a head that changed `path`, a call to one of `callees` passes `keyword=value`."""
-    notes = []
-    for label, files in changed_heads(ctx, path):
-        tree, problem = _parse(label, files, path)
-        if tree is None:
-            notes.append(problem)
-            continue
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
         found = keyword_values(tree, callees, keyword)
         if value in found:
-            return CheckResult(True, f"{label}: {keyword}={value!r} passed to {'/'.join(callees)}")
-        notes.append(f"{label}: {keyword} = {found or 'not passed'}")
-    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+            return True, f"{label}: {keyword}={value!r} passed to {'/'.join(callees)}"
+        return False, f"{label}: {keyword} = {found or 'not passed'}"
+
+    return at_some_head(ctx, path, judge)
 
 
 def _assigned_expr(tree: ast.Module, name: str) -> ast.expr | None:
@@ -235,19 +243,15 @@ def env_read(node: ast.AST) -> tuple[str, object] | None:
 @check("python.reads_env")
 def reads_env(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
     """At a head that changed `path`, `name` is read from the environment variable `env`."""
-    notes = []
-    for label, files in changed_heads(ctx, path):
-        tree, problem = _parse(label, files, path)
-        if tree is None:
-            notes.append(problem)
-            continue
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
         expr = _assigned_expr(tree, name)
-        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None) if expr else None
-        if read and read[0] == env:
-            return CheckResult(True, f"{label}: {name} = {ast.unparse(expr)}" if expr else label)
-        shown = ast.unparse(expr) if expr is not None else "not assigned"
-        notes.append(f"{label}: {name} = {shown[:120]}")
-    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+        if expr is None:
+            return False, f"{label}: {name} = not assigned"
+        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None)
+        return bool(read and read[0] == env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+
+    return at_some_head(ctx, path, judge)
 
 
 def _is_lower_env(node: ast.AST, env: str) -> bool:
@@ -279,18 +283,14 @@ def is_env_flag(expr: ast.AST, env: str) -> bool:
 @check("python.env_flag")
 def env_flag(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
     """At a head that changed `path`, `name = os.environ.get(env, "false").lower() == "true"`."""
-    notes = []
-    for label, files in changed_heads(ctx, path):
-        tree, problem = _parse(label, files, path)
-        if tree is None:
-            notes.append(problem)
-            continue
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
         expr = _assigned_expr(tree, name)
-        if expr is not None and is_env_flag(expr, env):
-            return CheckResult(True, f"{label}: {name} = {ast.unparse(expr)}")
-        shown = ast.unparse(expr) if expr is not None else "not assigned"
-        notes.append(f"{label}: {name} = {shown[:120]}")
-    return CheckResult(False, "; ".join(notes)) if notes else _no_attempt(path)
+        if expr is None:
+            return False, f"{label}: {name} = not assigned"
+        return is_env_flag(expr, env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+
+    return at_some_head(ctx, path, judge)
 
 
 @check("python.constant_everywhere")
