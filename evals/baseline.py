@@ -161,6 +161,43 @@ def baseline_from_run(summary: dict[str, Any], results: list[dict[str, Any]], ru
     )
 
 
+def merge_scenarios(existing: Baseline | None, new: Baseline, only: list[str]) -> Baseline:
+    """`new` restricted to the scenarios in `only`, laid over `existing`: a partial bless.
+
+    Lets a team bless one scenario (a new one, or one whose definition changed) without re-running
+    the others. Each scenario keeps its own fingerprint entry, so comparability is still judged per
+    scenario; the judge model is global, so a partial bless under another judge model is refused.
+    """
+    missing = [name for name in only if name not in new.scenarios]
+    if missing:
+        raise BadInputError(
+            f"--scenario {', '.join(missing)}: not in the run (it has {', '.join(new.scenarios)})"
+        )
+    picked = {name: new.scenarios[name] for name in only}
+    picked_fp = {name: new.fingerprint.get("scenarios", {}).get(name) for name in only}
+    if existing is None:
+        return new.model_copy(
+            update={
+                "scenarios": picked,
+                "fingerprint": {**new.fingerprint, "scenarios": picked_fp},
+            }
+        )
+    if existing.fingerprint.get("judge_model") != new.fingerprint.get("judge_model"):
+        raise BadInputError(
+            f"the run's judge model {new.fingerprint.get('judge_model')} differs from the baseline's "
+            f"{existing.fingerprint.get('judge_model')}: bless every scenario, not a part of the baseline"
+        )
+    return new.model_copy(
+        update={
+            "scenarios": {**existing.scenarios, **picked},
+            "fingerprint": {
+                **existing.fingerprint,
+                "scenarios": {**existing.fingerprint.get("scenarios", {}), **picked_fp},
+            },
+        }
+    )
+
+
 def write_baseline(path: Path, baseline: Baseline) -> None:
     """Validate the exact bytes first, then swap them in atomically: a reader never sees half a file."""
     text = dumps_pretty(baseline.model_dump(mode="json"))

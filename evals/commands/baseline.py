@@ -11,7 +11,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evals.baseline import append_history, baseline_from_run, history_entry, write_baseline
+from evals.baseline import (
+    append_history,
+    baseline_from_run,
+    history_entry,
+    load_baseline,
+    merge_scenarios,
+    write_baseline,
+)
 from evals.commands.common import add_config, root
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
@@ -27,6 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(bless)
     bless.add_argument("--run", type=Path, required=True)
     bless.add_argument("--out", type=Path, help="baseline file to write (default: from config)")
+    bless.add_argument(
+        "--scenario",
+        action="append",
+        help="bless only this scenario of the run (repeatable); the baseline's other scenarios are kept",
+    )
     bless.set_defaults(handler=handle_bless)
     history = inner.add_parser("history", help="append one line for a finished run to baseline/history.jsonl")
     add_config(history)
@@ -54,6 +66,8 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
     baseline = baseline_from_run(summary, rd.results(), rd.path)
+    if args.scenario:
+        baseline = merge_scenarios(load_baseline(out), baseline, args.scenario)
     write_baseline(out, baseline)
     ks = ", ".join(f"{n} k={s.k}" for n, s in baseline.scenarios.items())
     print(f"Blessed {rd.path} as {out} ({ks})")
