@@ -111,6 +111,9 @@ def _usage(metrics: list[dict[str, Any]]) -> dict[str, Any]:
         "cache_read_input_tokens",
         "cache_creation_input_tokens",
         "cost_usd",
+        "judge_input_tokens",
+        "judge_output_tokens",
+        "judge_cost_usd",
     )
     out: dict[str, Any] = {k: round(sum(float(m.get(k, 0) or 0) for m in metrics), 6) for k in keys}
     for key in ("turns", "tool_calls", "latency_s"):

@@ -188,6 +188,8 @@ def _usage_rows(agg: dict[str, Any], cmp: dict[str, Any]) -> list[list[str]]:
         ["Cost per trial (USD)", _num(base_cost, 4), _num(cost, 4), _arrow(delta(cost, base_cost), 4)]
     )
     rows.append(["Turns (mean)", _num(base_turns, 1), _num(turns, 1), _arrow(delta(turns, base_turns), 1)])
+    if usage.get("judge_input_tokens"):  # grading cost, shown when a model judge was actually called
+        rows.append(["Judge cost, all trials (USD)", "", _num(usage.get("judge_cost_usd"), 4), ""])
     return rows
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, Usage
 from evals.agents.resolve import AgentChoice, resolve_agent
 from evals.baseline import Baseline, git_commit, load_baseline
 from evals.config import Config
@@ -192,8 +192,23 @@ async def _run_in(
         graded: TrialGrade = await asyncio.to_thread(grade, snap, scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
         record["grade"] = graded.model_dump(mode="json")
+        record["metrics"].update(judge_metrics(graded, ls.judge.model, p.pricing))
     rd.append_result(record)
     return record
+
+
+def judge_metrics(graded: TrialGrade, model: str, pricing: Pricing) -> dict[str, Any]:
+    """What grading this trial cost in judge calls (cache hits and human labels cost nothing)."""
+    usages = [part.judge.get("usage") or {} for part in graded.parts if part.judge]
+    used = Usage(
+        input_tokens=sum(int(u.get("input_tokens", 0)) for u in usages),
+        output_tokens=sum(int(u.get("output_tokens", 0)) for u in usages),
+    )
+    return {
+        "judge_input_tokens": used.input_tokens,
+        "judge_output_tokens": used.output_tokens,
+        "judge_cost_usd": pricing.cost(model, used) if used != Usage() else 0.0,
+    }
 
 
 async def run_trials(
