@@ -34,6 +34,16 @@ def read_data(path: Path) -> Any:
         raise BadInputError(f"{path}: not valid {path.suffix.lstrip('.').upper()}: {exc}") from exc
 
 
+def read_json_object(path: Path, missing: str) -> dict[str, Any]:
+    """A JSON object an earlier stage wrote (run.json, summary.json); `missing` explains its absence."""
+    if not path.is_file():
+        raise BadInputError(f"{path}: {missing}")
+    data = read_data(path)
+    if not isinstance(data, dict):
+        raise BadInputError(f"{path}: expected a JSON object")
+    return data
+
+
 def describe_validation_error(path: Path, exc: ValidationError) -> str:
     lines = []
     for err in exc.errors():

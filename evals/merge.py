@@ -11,7 +11,6 @@ other run, through the same code as `grade` and `compare`.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import Any
 
 from evals.errors import BadInputError
 from evals.jsonio import canonical
+from evals.loading import read_json_object
 from evals.rundir import RunDir
 
 SLICE = re.compile(r"^(\d+)/(\d+)$")
@@ -85,14 +85,7 @@ class MergeResult:
 
 
 def _read_meta(shard: Path) -> dict[str, Any]:
-    path = shard / "run.json"
-    if not path.is_file():
-        raise BadInputError(f"{path}: not a run directory (no run.json)")
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise BadInputError(f"{path}: corrupt: {exc}") from exc
-    return data
+    return read_json_object(shard / "run.json", "not a run directory (no run.json)")
 
 
 def merged_meta(metas: dict[Path, dict[str, Any]]) -> dict[str, Any]:

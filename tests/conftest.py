@@ -75,6 +75,29 @@ def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     fakes.stop()
 
 
+def add_pr(snap: Any, changes: dict[str, str], title: str = "fix: x (#142)", number: int = 1) -> None:
+    """Add to an Outcome one open PR whose head is the default branch with `changes` applied."""
+    from evals.world.outcome import PullSnapshot
+
+    repo = snap.repos[0]
+    repo.pulls.append(
+        PullSnapshot(
+            number=number,
+            title=title,
+            body="",
+            head=f"fix/{number}",
+            base="main",
+            state="open",
+            merged=False,
+            url=f"https://github.com/{repo.full_name}/pull/{number}",
+            head_sha="x",
+            files={**repo.main_files, **changes},
+            changed=sorted(changes),
+            diff="",
+        )
+    )
+
+
 def read_summary(run_dir: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     return data

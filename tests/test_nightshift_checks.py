@@ -13,7 +13,8 @@ from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
 from evals.world.model import Block, World
-from evals.world.outcome import Outcome, PullSnapshot, SentMail
+from evals.world.outcome import SentMail
+from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
 PROC = "hydra/pipeline/stream_processor.py"
@@ -37,26 +38,6 @@ ENV_VARS = [
 @pytest.fixture(scope="module")
 def scenario() -> Scenario:
     return load_scenario(ROOT / "scenario", "nightshift")
-
-
-def add_pr(snap: Outcome, changes: dict[str, str], title: str = "fix: x (#142)", number: int = 1) -> None:
-    repo = snap.repos[0]
-    repo.pulls.append(
-        PullSnapshot(
-            number=number,
-            title=title,
-            body="",
-            head=f"fix/{number}",
-            base="main",
-            state="open",
-            merged=False,
-            url=f"https://github.com/{repo.full_name}/pull/{number}",
-            head_sha="x",
-            files={**repo.main_files, **changes},
-            changed=sorted(changes),
-            diff="",
-        )
-    )
 
 
 def with_pr(scenario: Scenario, changes: dict[str, str], title: str = "fix: x (#142)") -> GradeContext:

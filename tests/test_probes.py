@@ -11,7 +11,7 @@ from evals.grade.registry import CHECKS, GradeContext
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.world.outcome import PullSnapshot
+from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
 PROC = "hydra/pipeline/stream_processor.py"
@@ -58,23 +58,7 @@ def edit(scenario: Scenario, path: str, *pairs: tuple[str, str]) -> str:
 
 def with_head(scenario: Scenario, changes: dict[str, str]) -> GradeContext:
     snap = outcome(seed(scenario, 0))
-    repo = snap.repos[0]
-    repo.pulls.append(
-        PullSnapshot(
-            number=1,
-            title="fix: oom (#142)",
-            body="",
-            head="fix/oom",
-            base="main",
-            state="open",
-            merged=False,
-            url=f"https://github.com/{repo.full_name}/pull/1",
-            head_sha="x",
-            files={**repo.main_files, **changes},
-            changed=sorted(changes),
-            diff="",
-        )
-    )
+    add_pr(snap, changes, title="fix: oom (#142)")
     return GradeContext(outcome=snap, scenario=scenario)
 
 

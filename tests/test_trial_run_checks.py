@@ -11,7 +11,8 @@ from evals.grade.registry import CHECKS, GradeContext
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.world.outcome import Outcome, PullSnapshot
+from evals.world.outcome import Outcome
+from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIFIER = "src/moderation/classifier.py"
@@ -25,24 +26,7 @@ def scenario() -> Scenario:
 def with_pr(scenario: Scenario, changes: dict[str, str]) -> GradeContext:
     """The seeded outcome plus one PR whose head has `changes` applied."""
     snap: Outcome = outcome(seed(scenario, 0))
-    repo = snap.repos[0]
-    files = {**repo.main_files, **changes}
-    repo.pulls.append(
-        PullSnapshot(
-            number=1,
-            title="fix",
-            body="",
-            head="fix",
-            base="main",
-            state="open",
-            merged=False,
-            url=f"https://github.com/{repo.full_name}/pull/1",
-            head_sha="x",
-            files=files,
-            changed=sorted(changes),
-            diff="",
-        )
-    )
+    add_pr(snap, changes, title="fix")
     return GradeContext(outcome=snap, scenario=scenario)
 
 

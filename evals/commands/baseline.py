@@ -7,7 +7,6 @@ them after `run` (or after merging shards) without re-running anything.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,8 @@ from evals.baseline import (
 )
 from evals.commands.common import add_config, root
 from evals.config import load_config
-from evals.errors import BadInputError, ExitCode
+from evals.errors import ExitCode
+from evals.loading import read_json_object
 from evals.rundir import RunDir
 
 HISTORY_FILE = "history.jsonl"
@@ -50,14 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _read_summary(rd: RunDir) -> dict[str, Any]:
-    path = rd.path / "summary.json"
-    if not path.is_file():
-        raise BadInputError(f"{path}: no summary; finish or grade the run first")
-    try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise BadInputError(f"{path}: corrupt: {exc}") from exc
-    return data
+    return read_json_object(rd.path / "summary.json", "no summary; finish or grade the run first")
 
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from evals.config import load_config
-from evals.errors import BadInputError, ExitCode
+from evals.errors import ExitCode
+from evals.loading import read_json_object
 from evals.rundir import RunDir
 from evals.runner import Plan, plan
 from evals.summary import summarise, write_outputs
@@ -26,13 +26,7 @@ def add_config(parser: argparse.ArgumentParser) -> None:
 
 def plan_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[Plan, dict[str, Any]]:
     """Rebuild the plan a stored run was made with, from its run.json."""
-    meta_path = rd.path / "run.json"
-    if not meta_path.is_file():
-        raise BadInputError(f"{meta_path}: not a run directory (no run.json)")
-    try:
-        meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise BadInputError(f"{meta_path}: corrupt: {exc}") from exc
+    meta = read_json_object(rd.path / "run.json", "not a run directory (no run.json)")
     config, project = load_config(root(), args.config)
     p = plan(
         project,
