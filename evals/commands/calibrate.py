@@ -24,12 +24,12 @@ from evals.agents.base import AgentPrompts
 from evals.agents.resolve import resolve_agent
 from evals.commands.common import add_config, root
 from evals.config import Config, load_config
+from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
 from evals.grade.grader import Pending, layer_one
 from evals.grade.judge import Judge, Verdict
 from evals.grade.labels import Label, load_labels
 from evals.rundir import RunDir
-from evals.runner import LoadedScenario, load_scenarios
 from evals.world.backend import SandboxBackend
 from evals.world.outcome import Outcome
 
