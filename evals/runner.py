@@ -8,6 +8,7 @@ Each finished trial is appended to results.jsonl at once, so an interrupted run 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -17,14 +18,15 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, Usage
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
 from evals.agents.resolve import AgentChoice, resolve_agent
 from evals.baseline import Baseline, git_commit, load_baseline
 from evals.config import Config
 from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
-from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric
+from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric, make_judge
 from evals.grade.judge import load_prompt
+from evals.grade.judge.cost import judge_cost
 from evals.pricing import Pricing, load_pricing
 from evals.redact import redact_text
 from evals.rundir import RunDir
@@ -62,6 +64,7 @@ class Plan:
 
 def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
     out = {}
+    api_key_present = bool(os.environ.get("ANTHROPIC_API_KEY"))  # who judges is decided here, once
     for name in names:
         folder = root / config.scenarios_dir / name
         scenario = load_scenario(root / config.scenarios_dir, name)
@@ -69,7 +72,7 @@ def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, Lo
         for _, part in rubric.parts():
             if part.judge is not None:  # a bad prompt file is bad input before the run starts
                 load_prompt(folder / part.judge.prompt)
-        judge = Judge.from_config(config.judge, root, load_labels(folder))
+        judge = make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
         out[name] = LoadedScenario(scenario, folder, rubric, judge)
     return out
 
@@ -192,23 +195,9 @@ async def _run_in(
         graded: TrialGrade = await asyncio.to_thread(grade, snap, scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
         record["grade"] = graded.model_dump(mode="json")
-        record["metrics"].update(judge_metrics(graded, ls.judge.model, p.pricing))
+        record["metrics"].update(judge_cost(graded, p.pricing).model_dump())
     rd.append_result(record)
     return record
-
-
-def judge_metrics(graded: TrialGrade, model: str, pricing: Pricing) -> dict[str, Any]:
-    """What grading this trial cost in judge calls (cache hits and human labels cost nothing)."""
-    usages = [part.judge.get("usage") or {} for part in graded.parts if part.judge]
-    used = Usage(
-        input_tokens=sum(int(u.get("input_tokens", 0)) for u in usages),
-        output_tokens=sum(int(u.get("output_tokens", 0)) for u in usages),
-    )
-    return {
-        "judge_input_tokens": used.input_tokens,
-        "judge_output_tokens": used.output_tokens,
-        "judge_cost_usd": pricing.cost(model, used) if used != Usage() else 0.0,
-    }
 
 
 async def run_trials(
