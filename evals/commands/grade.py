@@ -1,4 +1,8 @@
-"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent."""
+"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent.
+
+Each re-graded trial's judge tokens and cost are recomputed from the new grade: what this re-grade
+paid (0 when every verdict came from the cache or the labels), not what the original run paid.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from pathlib import Path
 from evals.commands.common import add_config, finish, plan_for_run
 from evals.errors import BadInputError, ExitCode
 from evals.grade import grade
+from evals.grade.judge.cost import judge_cost
 from evals.rundir import RunDir
 from evals.world.outcome import Outcome
 
@@ -34,5 +39,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
         snap = Outcome.model_validate_json(path.read_text(encoding="utf-8"))
         graded = grade(snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir.relative_to(rd.path) / "grade.json", graded.model_dump(mode="json"))
-        rd.append_result({**record, "grade": graded.model_dump(mode="json")})
+        metrics = {**(record.get("metrics") or {}), **judge_cost(graded, p.pricing).model_dump()}
+        rd.append_result({**record, "grade": graded.model_dump(mode="json"), "metrics": metrics})
     return finish(p, rd, meta)
