@@ -8,6 +8,7 @@ run made with `--agent claude` must still be comparable there.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from evals.config import Config
 from evals.errors import BadInputError
 from evals.fingerprint import fingerprint
 from evals.gate import verdict
-from evals.grade import Judge, Rubric, load_labels, load_rubric
+from evals.grade import Judge, Rubric, load_labels, load_rubric, make_judge
 from evals.grade.judge import load_prompt
 from evals.pricing import Pricing, load_pricing
 from evals.records import RunMeta, TrialRecord
@@ -40,8 +41,12 @@ class LoadedScenario:
 
 
 def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
-    """Each scenario with its rubric and judge, validated up front: a bad file is exit 2 before any trial."""
+    """Each scenario with its rubric and judge, validated up front: a bad file is exit 2 before any trial.
+
+    Who judges (the model, through the cache, or the human labels) is decided here, once per run.
+    """
     out = {}
+    api_key_present = bool(os.environ.get("ANTHROPIC_API_KEY"))
     for name in names:
         folder = root / config.scenarios_dir / name
         scenario = load_scenario(root / config.scenarios_dir, name)
@@ -49,7 +54,7 @@ def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, Lo
         for _, part in rubric.parts():
             if part.judge is not None:
                 load_prompt(folder / part.judge.prompt)
-        judge = Judge.from_config(config.judge, root, load_labels(folder))
+        judge = make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
         out[name] = LoadedScenario(scenario, folder, rubric, judge)
     return out
 

@@ -12,12 +12,11 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, Usage
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
 from evals.agents.resolve import AgentChoice, resolve_agent
 from evals.baseline import git_commit
 from evals.config import Config
@@ -26,7 +25,7 @@ from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
 from evals.gate import extra_trials
 from evals.grade import TrialGrade, grade
-from evals.pricing import Pricing
+from evals.grade.judge.cost import judge_cost
 from evals.records import RunMeta, TrialMetrics, TrialRecord, TrialStatus, read_records
 from evals.redact import redact_text
 from evals.rundir import RunDir
@@ -167,22 +166,8 @@ async def _grade(
     rd.write_json(tdir / "outcome.json", snap.model_dump(mode="json"))
     graded: TrialGrade = await asyncio.to_thread(grade, snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
     rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
-    judged = judge_metrics(graded, ls.judge.model, p.definition.pricing)
+    judged = judge_cost(graded, p.definition.pricing).model_dump()
     return record.model_copy(update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)})
-
-
-def judge_metrics(graded: TrialGrade, model: str, pricing: Pricing) -> dict[str, Any]:
-    """What grading this trial cost in judge calls (cache hits and human labels cost nothing)."""
-    usages = [part.judge.get("usage") or {} for part in graded.parts if part.judge]
-    used = Usage(
-        input_tokens=sum(int(u.get("input_tokens", 0)) for u in usages),
-        output_tokens=sum(int(u.get("output_tokens", 0)) for u in usages),
-    )
-    return {
-        "judge_input_tokens": used.input_tokens,
-        "judge_output_tokens": used.output_tokens,
-        "judge_cost_usd": pricing.cost(model, used) if used != Usage() else 0.0,
-    }
 
 
 async def run_trials(

@@ -1,4 +1,8 @@
-"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent."""
+"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent.
+
+Each re-graded trial's judge tokens and cost are recomputed from the new grade: what this re-grade
+paid (0 when every verdict came from the cache or the labels), not what the original run paid.
+"""
 
 from __future__ import annotations
 
@@ -21,9 +25,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.commands.finish import definition_for_run, finish
     from evals.errors import BadInputError
     from evals.grade import grade
+    from evals.grade.judge.cost import judge_cost
     from evals.records import read_records
     from evals.rundir import RunDir
-    from evals.runner import judge_metrics
     from evals.world.outcome import Outcome
 
     rd = RunDir(args.run)
@@ -39,7 +43,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
         snap = Outcome.model_validate_json(path.read_text(encoding="utf-8"))
         graded = grade(snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir.relative_to(rd.path) / "grade.json", graded.model_dump(mode="json"))
-        judged = judge_metrics(graded, ls.judge.model, definition.pricing)
+        judged = judge_cost(graded, definition.pricing).model_dump()
         regraded = record.model_copy(
             update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)}
         )

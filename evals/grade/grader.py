@@ -49,7 +49,7 @@ class PartGrade(BaseModel):
     layer: int = Field(description="1 when code decided, 2 when the judge did")
     reason: str
     checks: list[CheckOutcome] = Field(default_factory=list)
-    judge: dict[str, Any] | None = None
+    judge: Verdict | None = None
     evidence_sha256: str | None = None
     evidence_excerpt: str = ""
 
@@ -97,7 +97,7 @@ class Pending:
             **self.base,
             "layer": 2,
             "checks": self.checks,
-            "judge": verdict.to_json(),
+            "judge": verdict,
             "evidence_sha256": self.request.evidence_sha,
             "evidence_excerpt": self.evidence[:EXCERPT],
         }
