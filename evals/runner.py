@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, Usage
 from evals.agents.resolve import AgentChoice, resolve_agent
+from evals.backend import Backend, Environment, make_backend
 from evals.baseline import Baseline, git_commit, load_baseline
 from evals.config import Config
 from evals.errors import BadInputError, InfrastructureError
@@ -30,7 +31,7 @@ from evals.redact import redact_text
 from evals.rundir import RunDir
 from evals.scenario import Scenario, load_scenario
 from evals.trajectory import metrics
-from evals.world.backend import Backend, Environment, SandboxBackend, make_backend
+from evals.world.environment import SandboxBackend
 
 
 @dataclass

@@ -8,8 +8,8 @@ from pathlib import Path
 from evals.commands.common import add_config, finish, plan_for_run
 from evals.errors import BadInputError, ExitCode
 from evals.grade import grade
+from evals.outcome import Outcome
 from evals.rundir import RunDir
-from evals.world.outcome import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

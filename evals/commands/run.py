@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evals.backend import make_backend
 from evals.commands.common import add_config, finish, plan_for_run, root
 from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
@@ -15,7 +16,6 @@ from evals.merge import slice_trials
 from evals.rundir import RunDir
 from evals.runner import Plan, new_run_dir, plan, progress_bar, run_meta, run_trials
 from evals.summary import trials_to_add
-from evals.world.backend import make_backend
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.world.outcome import SentMail
+from evals.outcome import SentMail
 
 
 def _to(ctx: GradeContext, persona: str) -> tuple[str, list[SentMail]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from evals.grade.registry import CheckResult, GradeContext, check
-from evals.world.outcome import SentMail
+from evals.outcome import SentMail
 
 BULLET = re.compile(r"^\s*(?:[-*•▪◦]|\d{1,2}[.)])\s+\S")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][A-Z0-9 /&-]{3,}:?\s*$)")

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.world.model import Block
-from evals.world.outcome import PageSnapshot
+from evals.outcome import Block, PageSnapshot
 
 
 def _page(ctx: GradeContext, key: str) -> PageSnapshot:
