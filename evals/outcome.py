@@ -154,7 +154,8 @@ class Outcome(Snap):
     def as_seeded(self) -> Outcome | None:
         """The world as the backend seeded it, in the outcome's own shape (each repo's default branch
         at its seed files, no PRs or other branches, the seeded pages, nothing sent), or None when
-        this outcome did not record it. Checks contrast the two: "this row still reads as seeded"."""
+        this outcome did not record it. Checks contrast the two: "this row still reads as seeded".
+        The pages are the recorded ones, not copies: checks read them and never change them."""
         if self.seeded is None:
             return None
         repos = [
@@ -168,7 +169,7 @@ class Outcome(Snap):
             )
             for r in self.repos
         ]
-        pages = [p.model_copy(deep=True) for p in self.seeded.pages]
+        pages = list(self.seeded.pages)
         return Outcome(
             scenario=self.scenario, trial=self.trial, backend=self.backend, repos=repos, pages=pages
         )
