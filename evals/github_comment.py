@@ -12,8 +12,6 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
-from github import Auth, Github, GithubException
-
 from evals.errors import BadInputError, InfrastructureError
 from evals.report import MARKER
 
@@ -46,6 +44,9 @@ def sticky_body(report: str) -> str:
 
 def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
     """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
+    # PyGithub loads in a fifth of a second; only this command pays for it, not every CLI start.
+    from github import Auth, Github, GithubException
+
     # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
     gh = Github(
         auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True

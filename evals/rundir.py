@@ -10,10 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evals.jsonio import append_jsonl, dumps_pretty, read_jsonl, write_text_atomic
+from evals.jsonio import append_jsonl, dumps_compact, dumps_pretty, read_jsonl, write_text_atomic
 from evals.redact import redact, redact_text
 
 RESULTS = "results.jsonl"
+# The large per-trial files (each 100-200 kB for Nightshift) are read by `grade --run`, tests and
+# tools, rarely by eye: written compact. run.json, summary.json and grade.json stay indented.
+COMPACT = frozenset({"world.json", "outcome.json", "transcript.json"})
 
 
 class RunDir:
@@ -29,7 +32,8 @@ class RunDir:
 
     def write_json(self, rel: str | Path, obj: Any) -> Path:
         target = self.path / rel
-        write_text_atomic(target, dumps_pretty(redact(obj)))
+        dumps = dumps_compact if target.name in COMPACT else dumps_pretty
+        write_text_atomic(target, dumps(redact(obj)))
         return target
 
     def write_text(self, rel: str | Path, text: str) -> Path:

@@ -226,10 +226,9 @@ class ClaudeAgent:
 
 
 def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
-    from evals.tools import catalogue  # noqa: F401  (registers every tool)
-    from evals.tools.base import CATALOGUE
+    from evals.tools import catalogue
 
-    unknown = sorted(set(config.tools) - set(CATALOGUE))
+    unknown = sorted(set(config.tools) - set(catalogue.build()))
     if unknown:
         raise BadInputError(f"{agent_file}: tools: unknown tool slugs: {', '.join(unknown)}")
 

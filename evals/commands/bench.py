@@ -1,8 +1,12 @@
-"""`bench gate`: measure the gate rule's false-alarm and detection rates on synthetic scores."""
+"""`bench gate`: the gate rule's false-alarm and detection rates on synthetic scores.
+`bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`)."""
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
 from evals.bench import Scenario, format_result, run_bench
 from evals.commands.common import add_config, root
@@ -26,6 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     gate.add_argument("--sd", type=float, default=defaults.sd, help="σ of a trial's total (default 2)")
     gate.add_argument("--drop", type=float, default=defaults.drop, help="true drop to detect (default 3)")
     gate.set_defaults(handler=handle_gate)
+    speed = inner.add_parser(
+        "speed", help="start-up, compare and grading times of this checkout against their goals"
+    )
+    speed.add_argument("--repeat", type=int, default=7, help="processes per timing; the best is shown")
+    speed.add_argument("--before", type=Path, help="a checkout to measure as 'before', interleaved")
+    speed.set_defaults(handler=handle_speed)
 
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
@@ -42,3 +52,21 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
     result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
     print(format_result(result, config.threshold, config.gate))
     return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION
+
+
+def handle_speed(args: argparse.Namespace) -> ExitCode:
+    """Run `bench/speed.py` of the checkout this package belongs to, in its own process (it times
+    fresh `python -m evals` processes, so nothing of this one may be loaded or warmed for it).
+    Exit 0 when every goal is met, 1 when one is missed (like `bench gate`), 3 when a timed command
+    failed."""
+    checkout = Path(__file__).resolve().parents[2]
+    if not (checkout / "bench" / "speed.py").is_file():
+        raise BadInputError(f"bench speed measures a harness checkout: no bench/speed.py in {checkout}")
+    if args.repeat < 1:
+        raise BadInputError("--repeat must be at least 1")
+    command = [sys.executable, "-m", "bench.speed", "--repeat", str(args.repeat)]
+    if args.before is not None:
+        command += ["--before", str(args.before.resolve())]
+    done = subprocess.run(command, cwd=checkout, check=False)
+    codes = {0: ExitCode.PASS, 1: ExitCode.REGRESSION}
+    return codes.get(done.returncode, ExitCode.INFRASTRUCTURE)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.errors import ExitCode
+from evals.outcome import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,7 +29,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.grade.judge.cost import judge_cost
     from evals.records import read_records
     from evals.rundir import RunDir
-    from evals.world.outcome import Outcome
 
     rd = RunDir(args.run)
     definition, meta = definition_for_run(args, rd)

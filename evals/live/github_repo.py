@@ -2,7 +2,7 @@
 
 Seeding uses the Git Data API (one tree with every file inline, one root commit, one ref update)
 rather than one contents-API commit per file: three writes whatever the repo's size, and a single
-seed commit, as in the sandbox. The snapshot has the same shape as `evals.world.outcome`.
+seed commit, as in the sandbox. The snapshot is the outcome contract `evals.outcome`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from github import Github, GithubException, InputGitTreeElement
 from github.Repository import Repository
 
+from evals.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 from evals.scenario.model import Scenario
-from evals.world.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 
 
 @dataclass

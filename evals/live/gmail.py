@@ -15,8 +15,8 @@ from typing import Any
 from evals.errors import InfrastructureError
 from evals.live.composio_api import ComposioApi
 from evals.live.config import LiveConfig
+from evals.outcome import SentMail
 from evals.scenario.model import Email, Scenario
-from evals.world.outcome import SentMail
 
 PAGE = 100
 

@@ -14,9 +14,8 @@ from typing import Any
 from notion_client import Client
 from notion_client.errors import APIResponseError
 
+from evals.outcome import HEADER_KEY, Block, PageSnapshot
 from evals.scenario.model import BlockSpec, PageSpec, Scenario
-from evals.world.model import HEADER_KEY, Block
-from evals.world.outcome import PageSnapshot
 
 MAX_CHILDREN = 100  # Notion's limit per create/append request
 
@@ -238,6 +237,33 @@ def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
             )
         )
     return pages
+
+
+def seeded_pages(seeded: SeededNotion, scenario: Scenario, final: list[PageSnapshot]) -> list[PageSnapshot]:
+    """Each page as it was seeded, for `Outcome.seeded`: the blocks read back right after creation,
+    under their scenario keys, and the properties it was created with (its URL is the one it has)."""
+    specs = {spec.key: spec for spec in scenario.pages}
+    urls = {page.id: page.url for page in final}
+
+    def keyed(page: SeededPage, block: Block) -> Block:
+        seed = page.seeded.get(block.id)
+        children = [keyed(page, child) for child in block.children]
+        return block.model_copy(
+            update={"key": seed.key if seed else None, "created_by": "seed", "children": children}
+        )
+
+    return [
+        PageSnapshot(
+            id=page.id,
+            key=page.key,
+            title=page.title,
+            url=urls.get(page.id, ""),
+            path=page.path,
+            properties=dict(specs[page.key].properties),
+            blocks=[keyed(page, seed.block) for seed in page.seeded.values() if seed.table is None],
+        )
+        for page in seeded.pages
+    ]
 
 
 def archive_page(notion: Client, page_id: str) -> None:

@@ -13,18 +13,13 @@ from typing import Any
 
 from pydantic import Field
 
-from evals.tools.base import Params, ToolError, tool
-from evals.world.git import (
-    GitError,
-    add_commit,
-    changed_paths,
-    diff_trees,
-    files_at,
-    history,
-    resolve,
-    unified_diff,
-)
+from evals.tools.base import Params, ToolError, Toolkit
+from evals.treediff import changed_paths, diff_trees, unified_diff
+from evals.world.git import GitError, add_commit, files_at, history, resolve
 from evals.world.model import Commit, PullRequest, Repo, World
+
+TOOLS = Toolkit("github")
+tool = TOOLS.tool
 
 API = "https://api.github.com"
 

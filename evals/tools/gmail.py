@@ -13,8 +13,11 @@ from typing import Any
 
 from pydantic import Field
 
-from evals.tools.base import Params, ToolError, tool
+from evals.tools.base import Params, ToolError, Toolkit
 from evals.world.model import Message, World
+
+TOOLS = Toolkit("gmail")
+tool = TOOLS.tool
 
 HIDDEN = {"TRASH", "SPAM"}
 

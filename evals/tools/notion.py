@@ -18,8 +18,12 @@ from typing import Any
 
 from pydantic import Field
 
-from evals.tools.base import Params, ToolError, tool
-from evals.world.model import Block, Page, World
+from evals.outcome import Block
+from evals.tools.base import Params, ToolError, Toolkit
+from evals.world.model import Page, World
+
+TOOLS = Toolkit("notion")
+tool = TOOLS.tool
 
 TEXT_TYPES = {
     "paragraph",

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from evals.tools import catalogue  # noqa: F401  (registers every sandbox tool)
-from evals.tools.base import CATALOGUE, SandboxToolset, Tool
+from evals.tools.base import Tool
+from evals.tools.catalogue import build
+from evals.tools.toolset import SandboxToolset
 from evals.world.model import Message
 from tests.fakes import FakeServer, Handler, HttpError, Request, Universe
 
 HARNESS = {"GMAIL_ADD_LABEL_TO_EMAIL"}
+CATALOGUE = build()
 
 
 def subject_root(subject: str) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from evals.outcome import Block
 from evals.tools.notion import plain, render_block, render_page
-from evals.world.model import Block, Page
+from evals.world.model import Page
 from tests.fakes import FakeServer, Handler, HttpError, Request, Universe
 
 TEXT = {
