@@ -113,11 +113,13 @@ class _Differ:
             self.compare(real["items"], ours.get("items", {}), f"{where}[]")
 
     def facts(self, real: Schema, ours: Schema, where: str) -> None:
-        if "default" in real and real["default"] is not None and real.get("default") != ours.get("default"):
-            self.add(where, f"default {_show(real['default'])} in Composio, {_show(ours.get('default'))}")
-        for key in COMPARED:
-            if key in real and real[key] != ours.get(key):
-                self.add(where, f"{key} {_show(real[key])} in Composio, {_show(ours.get(key))} in the sandbox")
+        keys = [k for k in COMPARED if k in real]
+        if real.get("default") is not None:  # a default of null is what leaving it out means
+            keys.insert(0, "default")
+        for key in keys:
+            if real[key] != ours.get(key):
+                theirs, mine = _show(real[key]), _show(ours.get(key))
+                self.add(where, f"{key} {theirs} in Composio, {mine} in the sandbox")
 
     def objects(self, real: Schema, ours: Schema, where: str) -> None:
         real_props, ours_props = real.get("properties") or {}, ours.get("properties") or {}

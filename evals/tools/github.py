@@ -141,14 +141,17 @@ def _git_commit_json(repo: Repo, commit: Commit) -> dict[str, Any]:
     }
 
 
-def _pull_json(repo: Repo, pr: PullRequest) -> dict[str, Any]:
+def _pull_json(repo: Repo, pr: PullRequest, full: bool = True) -> dict[str, Any]:
+    """A pull request as GitHub gives one (`full`), or as its list gives each (without `merged`)."""
     url = f"{WEB}/{repo.full_name}/pull/{pr.number}"
+    merged = {"merged": pr.merged} if full else {}
     return {
         "number": pr.number,
         "title": pr.title,
         "body": pr.body,
         "state": pr.state,
-        "merged": pr.merged,
+        **merged,
+        "merged_at": pr.created_at if pr.merged else None,
         "draft": False,
         "html_url": url,
         "diff_url": f"{url}.diff",
@@ -490,7 +493,7 @@ def list_pulls(world: World, p: ListPulls) -> dict[str, Any]:
     ]
     if p.direction == "asc":
         pulls.reverse()
-    return listing([_pull_json(repo, pr) for pr in _page(pulls, p.page, p.per_page)])
+    return listing([_pull_json(repo, pr, full=False) for pr in _page(pulls, p.page, p.per_page)])
 
 
 class GetPull(RepoParams):
