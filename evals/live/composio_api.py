@@ -25,7 +25,7 @@ from composio_client import APIConnectionError, APIStatusError, APITimeoutError
 
 from evals.errors import BadInputError, InfrastructureError
 from evals.live import polling
-from evals.live.config import ComposioConfig
+from evals.live.config import ComposioConfig, ComposioKeys
 from evals.tools.base import Envelope
 
 MAX_RETRIES = 5  # per request; without Retry-After the waits are 0.5, 1, 2, 4 and 8 s
@@ -67,41 +67,47 @@ def toolkit_of(slug: str) -> str:
     return slug.split("_", 1)[0].lower()
 
 
+def make_sdk(keys: ComposioKeys, http_client: httpx.Client | None = None) -> Composio[Any, Any]:
+    """The SDK for this project: the pinned toolkit versions, no telemetry; `http_client` is the
+    transport it sends through (tests inject faults with one)."""
+    kwargs: dict[str, Any] = {
+        "api_key": keys.composio_api_key,
+        "toolkit_versions": dict(keys.composio_toolkit_versions),
+        "allow_tracking": False,
+        "max_retries": MAX_RETRIES,  # the SDK's own, for its reads (executions are ours, below)
+        "timeout": TIMEOUT_S,
+    }
+    if keys.composio_base_url:
+        kwargs["base_url"] = keys.composio_base_url
+    if http_client is not None:
+        kwargs["http_client"] = http_client
+    return Composio(**kwargs)
+
+
+def raw_tools(sdk: Composio[Any, Any], slugs: list[str]) -> dict[str, Any]:
+    """Composio's tool records (slug, description, input and output schemas, version) at the
+    pinned toolkit versions, by slug; a slug Composio does not have is bad input."""
+    try:
+        tools = sdk.tools.get_raw_composio_tools(tools=slugs)
+    except APIStatusError as exc:
+        raise _status_error(exc, "listing tools") from exc  # the SDK has retried this read
+    except (APIConnectionError, httpx.HTTPError) as exc:
+        raise InfrastructureError(f"Composio unreachable while listing tools: {exc}") from exc
+    found = {t.slug: t for t in tools}
+    missing = [s for s in slugs if s not in found]
+    if missing:
+        raise BadInputError(f"Composio has no tool {', '.join(missing)} at the pinned toolkit versions")
+    return found
+
+
 class ComposioApi:
     def __init__(self, config: ComposioConfig, http_client: httpx.Client | None = None) -> None:
-        """`http_client`: the transport the SDK sends through (tests inject faults with one)."""
         self.config = config
-        kwargs: dict[str, Any] = {
-            "api_key": config.composio_api_key,
-            "toolkit_versions": dict(config.composio_toolkit_versions),
-            "allow_tracking": False,
-            "max_retries": MAX_RETRIES,  # the SDK's own, for its reads (executions are ours, below)
-            "timeout": TIMEOUT_S,
-        }
-        if config.composio_base_url:
-            kwargs["base_url"] = config.composio_base_url
-        if http_client is not None:
-            kwargs["http_client"] = http_client
-        self.sdk = Composio(**kwargs)
-
-    def raw_tools(self, slugs: list[str]) -> dict[str, Any]:
-        """Composio's tool records (slug, description, input and output schemas, version) at the
-        pinned toolkit versions, by slug; a slug Composio does not have is bad input."""
-        try:
-            tools = self.sdk.tools.get_raw_composio_tools(tools=slugs)
-        except APIStatusError as exc:
-            raise _status_error(exc, "listing tools") from exc  # the SDK has retried this read
-        except (APIConnectionError, httpx.HTTPError) as exc:
-            raise InfrastructureError(f"Composio unreachable while listing tools: {exc}") from exc
-        found = {t.slug: t for t in tools}
-        missing = [s for s in slugs if s not in found]
-        if missing:
-            raise BadInputError(f"Composio has no tool {', '.join(missing)} at the pinned toolkit versions")
-        return found
+        self.sdk = make_sdk(config, http_client)
 
     def tool_schemas(self, slugs: list[str]) -> list[dict[str, Any]]:
         """Anthropic tool definitions for the slugs, fetched from Composio at the pinned versions."""
-        found = self.raw_tools(slugs)
+        found = raw_tools(self.sdk, slugs)
         return [
             {"name": s, "description": found[s].description, "input_schema": found[s].input_parameters}
             for s in slugs

@@ -51,18 +51,23 @@ class NotionConfig(BaseModel):
     notion_api_url: str | None = None
 
 
-class ComposioConfig(BaseModel):
-    """What the agent's tools and the inbox need (`run`, `seed-inbox`): Composio and the mailboxes."""
+class ComposioKeys(BaseModel):
+    """What reading Composio's tool schemas needs (`tools check`): the key and the pinned versions."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     composio_api_key: str = Field(min_length=1)
     composio_base_url: str | None = None
+    composio_toolkit_versions: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_TOOLKIT_VERSIONS))
+
+
+class ComposioConfig(ComposioKeys):
+    """What the agent's tools and the inbox need (`run`, `seed-inbox`): Composio and the mailboxes."""
+
     composio_user_id: str = Field(min_length=1)
     composio_gmail_account: str = Field(min_length=1)
     composio_github_account: str | None = None
     composio_notion_account: str | None = None
-    composio_toolkit_versions: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_TOOLKIT_VERSIONS))
     agent_address: str = Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
     personas: dict[str, PersonaAccount] = Field(min_length=1)
 
