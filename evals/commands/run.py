@@ -114,6 +114,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
         raise BadInputError("--concurrency must be at least 1")
     rd = RunDir(args.resume)
     meta = read_meta(rd.path)
+    rd.repair_results()
     config, project = load_config(root(), args.config)
     p = plan(
         project,
