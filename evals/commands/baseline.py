@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, root
+from evals.commands.common import add_config, add_run, root
 from evals.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -25,8 +25,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     inner = parser.add_subparsers(dest="baseline_command", required=True)
     bless = inner.add_parser("bless", help="make a finished run the baseline (atomic write)")
     add_config(bless)
-    bless.add_argument("--run", type=Path, required=True)
+    add_run(bless)
     bless.add_argument("--out", type=Path, help="baseline file to write (default: from config)")
+    bless.add_argument(
+        "--force",
+        action="store_true",
+        help="bless even a run whose verdict is regression, inconclusive, not-comparable or error "
+        "(the nightly's candidate, which a person reviews before committing it)",
+    )
     bless.add_argument(
         "--scenario",
         action="append",
@@ -35,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bless.set_defaults(handler=handle_bless)
     history = inner.add_parser("history", help="append one line for a finished run to baseline/history.jsonl")
     add_config(history)
-    history.add_argument("--run", type=Path, required=True)
+    add_run(history)
     history.add_argument(
         "--out", type=Path, help="history file (default: history.jsonl next to the baseline)"
     )
@@ -52,7 +58,7 @@ def _read_summary(rd: RunDir) -> Summary:
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:
     from evals.baseline import load_baseline, merge_scenarios, write_baseline
-    from evals.bless import baseline_from_run
+    from evals.bless import baseline_from_run, describe
     from evals.config import load_config
     from evals.records import read_records
     from evals.rundir import RunDir
@@ -61,12 +67,14 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
-    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path)
+    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path, args.force)
     if args.scenario:
         baseline = merge_scenarios(load_baseline(out), baseline, args.scenario)
     write_baseline(out, baseline)
     ks = ", ".join(f"{n} k={s.k}" for n, s in baseline.scenarios.items())
-    print(f"Blessed {rd.path} as {out} ({ks})")
+    print(f"Blessed {rd.path} as {out} ({ks}); the run's {describe(summary)}")
+    if summary.verdict != "pass":
+        print(f"  --force: this baseline carries a {summary.verdict} verdict; review it before committing it")
     return ExitCode.PASS
 
 

@@ -14,3 +14,10 @@ def root() -> Path:
 
 def add_config(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None, help="config file (default: ./evals.yaml)")
+
+
+def add_run(parser: argparse.ArgumentParser, what: str = "finished run directory") -> None:
+    """`--run DIR`, the same for every command that works on a stored run."""
+    parser.add_argument(
+        "--run", type=Path, required=True, metavar="DIR", help=f"{what} (written under runs/ by `evals run`)"
+    )
