@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except EvalError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from evals.redact import redact_text
+
+        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
     except KeyboardInterrupt:
         print("interrupted: finished trials are kept in results.jsonl", file=sys.stderr)
