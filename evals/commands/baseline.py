@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, add_run, root
+from evals.commands.common import add_config, add_run, load_project
 from evals.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -59,11 +59,10 @@ def _read_summary(rd: RunDir) -> Summary:
 def handle_bless(args: argparse.Namespace) -> ExitCode:
     from evals.baseline import load_baseline, merge_scenarios, write_baseline
     from evals.bless import baseline_from_run, describe
-    from evals.config import load_config
     from evals.records import read_records
     from evals.rundir import RunDir
 
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
@@ -79,11 +78,10 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
 
 
 def handle_history(args: argparse.Namespace) -> ExitCode:
-    from evals.config import load_config
     from evals.history import append_history, history_entry
     from evals.rundir import RunDir
 
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or (project / config.baseline).parent / HISTORY_FILE

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from evals.bench import Scenario, format_result, run_bench
-from evals.commands.common import add_config, root
-from evals.config import load_config
+from evals.commands.common import add_config, load_project
 from evals.errors import BadInputError, ExitCode
 
 
@@ -30,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when both goals hold, 1 when one is missed (so CI can run it as a check)."""
-    config, _ = load_config(root(), args.config)
+    config, _ = load_project(args.config)
     if args.runs < 1 or args.baseline_trials < 1 or (args.start_trials is not None and args.start_trials < 1):
         raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
     scenario = Scenario(

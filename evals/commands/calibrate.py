@@ -22,8 +22,8 @@ from tabulate import tabulate
 
 from evals.agents.base import AgentPrompts
 from evals.agents.resolve import resolve_agent
-from evals.commands.common import add_config, root
-from evals.config import Config, load_config
+from evals.commands.common import add_config, load_project
+from evals.config import Config
 from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
 from evals.grade.grader import Pending, layer_one
@@ -169,7 +169,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     if args.run is not None:
         names, outcomes = _from_run(args.run, args.scenario)
         loaded = load_scenarios(project, config, names)

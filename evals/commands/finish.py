@@ -7,8 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from evals.commands.common import root
-from evals.config import load_config
+from evals.commands.common import load_project
 from evals.definition import EvalDefinition, load_definition
 from evals.errors import ExitCode
 from evals.records import RunMeta, read_meta, read_records
@@ -22,7 +21,7 @@ def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefini
     """The eval definition a stored run is compared under, from its run.json: scenarios and config,
     never the agent, so this works without any model key whatever agent made the run."""
     meta = read_meta(rd.path)
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     definition = load_definition(project, config, meta.scenarios, getattr(args, "baseline", None))
     return definition, meta
 

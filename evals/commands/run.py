@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, root
+from evals.commands.common import add_config, load_project
 from evals.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
@@ -38,14 +38,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.commands.finish import finish
-    from evals.config import load_config
     from evals.merge import slice_trials
     from evals.rundir import RunDir
     from evals.runner import new_run_dir, plan, run_meta
 
     if args.resume is not None:
         return resume(args)
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     if args.concurrency is not None and args.concurrency < 1:
         raise BadInputError("--concurrency must be at least 1")
     p = plan(
@@ -98,7 +97,6 @@ def resume(args: argparse.Namespace) -> ExitCode:
     whose agent has changed since, because mixing two agents' trials would score neither.
     """
     from evals.commands.finish import finish
-    from evals.config import load_config
     from evals.merge import slice_trials
     from evals.records import read_meta
     from evals.rundir import RunDir
@@ -115,7 +113,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
     rd = RunDir(args.resume)
     meta = read_meta(rd.path)
     rd.repair_results()
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     p = plan(
         project,
         config,

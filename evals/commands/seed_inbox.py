@@ -7,8 +7,7 @@ import argparse
 
 from tabulate import tabulate
 
-from evals.commands.common import add_config, root
-from evals.config import load_config
+from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
 from evals.scenario import load_scenario
 
@@ -28,7 +27,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.live.config import check_personas, load_live_config
     from evals.live.gmail import seed_inbox
 
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     live = load_live_config()
     scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
     for scenario in scenarios:
