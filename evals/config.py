@@ -83,7 +83,10 @@ class Config(Strict):
     missing_baseline: Literal["notice", "error"] = "notice"
     concurrency: int = Field(default=4, ge=1, le=256, description="trials running at once (--concurrency)")
     max_error_share: float = Field(
-        default=0.5, ge=0, le=1, description="verdict is error above this share of trials errored"
+        default=0.5,
+        ge=0,
+        le=1,
+        description="verdict is error when more than this share of a scenario's trials errored",
     )
     runs_dir: str = "runs"
     scenarios_dir: str = "scenario"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from github import Auth, Github, GithubException
+from requests.exceptions import RetryError
 
 from evals.errors import BadInputError, InfrastructureError
 from evals.report import MARKER
@@ -70,6 +71,11 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
         if exc.status == 404:
             raise BadInputError(f"{repo}#{pr}: not found, or not visible to the token (404)") from exc
         raise InfrastructureError(f"GitHub comment failed: {exc.status} {message}") from exc
+    except RetryError as exc:  # PyGithub retries 5xx; what is left is GitHub answering, with errors
+        raise InfrastructureError(
+            f"GitHub answered with server errors (5xx) at {api_url or DEFAULT_API_URL} after retries; "
+            f"the comment was not posted (the report is in report.md); re-run the job later: {exc}"
+        ) from exc
     except OSError as exc:
         raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
     finally:
