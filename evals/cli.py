@@ -15,14 +15,12 @@ from dotenv import load_dotenv
 
 from evals import __version__
 from evals.commands import COMMANDS
-from evals.commands.common import find_project
+from evals.commands.common import Parser, RawConfigHelpFormatter, find_project
 from evals.errors import BadInputError, EvalError, ExitCode
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="evals", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(prog="evals", description=__doc__, formatter_class=RawConfigHelpFormatter)
     parser.add_argument("--version", action="version", version=f"evals {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:

@@ -26,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bless = inner.add_parser("bless", help="make a finished run the baseline (atomic write)")
     add_config(bless)
     add_run(bless)
-    bless.add_argument("--out", type=Path, help="baseline file to write (default: from config)")
+    bless.add_argument(
+        "--out", type=Path, metavar="PATH", help="baseline file to write (default: {evals.yaml:baseline})"
+    )
     bless.add_argument(
         "--force",
         action="store_true",
@@ -43,7 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(history)
     add_run(history)
     history.add_argument(
-        "--out", type=Path, help="history file (default: history.jsonl next to the baseline)"
+        "--out",
+        type=Path,
+        metavar="PATH",
+        help="history file (default: history.jsonl next to {evals.yaml:baseline})",
     )
     history.set_defaults(handler=handle_history)
 
@@ -53,7 +58,15 @@ def _read_summary(rd: RunDir) -> Summary:
     from evals.summary import Summary
 
     path = rd.path / "summary.json"
-    return validate(Summary, read_json_object(path, "no summary; finish or grade the run first"), path)
+    return validate(
+        Summary,
+        read_json_object(
+            path,
+            f"no summary; write it with `evals compare --run {rd.path}` (or `evals run --resume "
+            f"{rd.path}` if the run was interrupted)",
+        ),
+        path,
+    )
 
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:

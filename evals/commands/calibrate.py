@@ -51,7 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "calibrate", help="judge-label agreement per judged part (needs ANTHROPIC_API_KEY)"
     )
     add_config(parser)
-    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
+    )
     parser.add_argument("--run", type=Path, help="take evidence from this run's outcomes, not the replays")
     parser.set_defaults(handler=handle)
 

@@ -17,7 +17,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "seed-inbox", help="live mode: deliver the scenarios' emails to the agent's Gmail"
     )
     add_config(parser)
-    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
+    )
     parser.set_defaults(handler=handle)
 
 
