@@ -65,3 +65,15 @@ def test_python_dash_m_evals_outside_the_project_is_bad_input_not_a_regression(t
         [sys.executable, "-m", "evals", "--version"], cwd=tmp_path, env=env, capture_output=True, text=True
     )
     assert version.returncode == 0 and version.stdout.strip() == f"evals {evals.__version__}"
+
+
+def test_starting_the_cli_imports_no_heavy_library() -> None:
+    """`evals --help` stays fast: the pipeline (pydantic models, scipy, SDKs) loads only in a
+    command's handler. Checked by what is imported, not by a clock."""
+    heavy = ("scipy", "numpy", "pydantic", "anthropic", "composio", "github", "yaml", "rich", "tabulate")
+    probe = (
+        "import sys, evals.cli; "
+        f"print(','.join(m for m in {heavy!r} + ('evals.grade', 'evals.definition') if m in sys.modules))"
+    )
+    ran = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert ran.stdout.strip() == ""

@@ -6,7 +6,6 @@ import argparse
 
 from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
-from evals.scenario import list_scenarios
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -16,6 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.scenario import list_scenarios
+
     config, project = load_project(args.config)
     for name in list_scenarios(project / config.scenarios_dir):
         print(name)

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from tabulate import tabulate
-
 from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
-from evals.scenario import load_scenario
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,10 +23,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from tabulate import tabulate
+
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
     from evals.live.composio_api import ComposioApi
     from evals.live.config import check_personas, load_live_config
     from evals.live.gmail import seed_inbox
+    from evals.scenario import load_scenario
 
     config, project = load_project(args.config)
     live = load_live_config()
