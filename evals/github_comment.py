@@ -46,6 +46,7 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
     """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
     # PyGithub loads in a fifth of a second; only this command pays for it, not every CLI start.
     from github import Auth, Github, GithubException
+    from requests.exceptions import RetryError
 
     # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
     gh = Github(
@@ -71,6 +72,11 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
         if exc.status == 404:
             raise BadInputError(f"{repo}#{pr}: not found, or not visible to the token (404)") from exc
         raise InfrastructureError(f"GitHub comment failed: {exc.status} {message}") from exc
+    except RetryError as exc:  # PyGithub retries 5xx; what is left is GitHub answering, with errors
+        raise InfrastructureError(
+            f"GitHub answered with server errors (5xx) at {api_url or DEFAULT_API_URL} after retries; "
+            f"the comment was not posted (the report is in report.md); re-run the job later: {exc}"
+        ) from exc
     except OSError as exc:
         raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
     finally:

@@ -101,3 +101,13 @@ def test_without_a_token_or_a_report_nothing_is_posted(
     monkeypatch.delenv("GITHUB_TOKEN")
     assert comment(write_report(tmp_path / "run", "report")) == 2
     assert github.state.requests == []
+
+
+def test_a_github_server_error_is_infrastructure_and_not_called_unreachable(
+    github: FakeGitHubIssues, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    github.state.server_error = 502
+    assert comment(write_report(tmp_path / "run", "report")) == 3
+    err = capsys.readouterr().err
+    assert "server errors (5xx)" in err and "unreachable" not in err
+    assert github.comments_on(7) == []

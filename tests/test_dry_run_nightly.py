@@ -54,6 +54,7 @@ def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_
     assert sorted(t["trial"] for t in baseline["scenarios"]["trial-run"]["trials"]) == [0, 1, 2, 3, 4]
     history = (candidate / "history.jsonl").read_text(encoding="utf-8").splitlines()
     assert json.loads(history[-1])  # one line appended for this run
+    assert f"carries the verdict **{summary['verdict']}**" in fan_in.summary  # said, whatever it is
     assert fan_in.step("Compare with the current baseline (the gate)").returncode == 0
 
 
