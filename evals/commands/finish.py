@@ -15,6 +15,7 @@ from evals.records import RunMeta, read_meta, read_records
 from evals.report import publish, render
 from evals.rundir import RunDir
 from evals.summary import Summary
+from evals.untrusted import console_line
 
 
 def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefinition, RunMeta]:
@@ -51,7 +52,7 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     report = write_outputs(rd, summary)
     print(verdict_line(summary))
     for line in summary.reasons + summary.notices:
-        print(f"  {line}")
+        print(f"  {console_line(line)}")
     print(f"Report: {report}")
     sys.stdout.flush()
     return summary.verdict_of().exit_code
