@@ -14,6 +14,7 @@ from evals.commands import (
     run,
     scenarios,
     seed_inbox,
+    view,
 )
 
 COMMANDS = [
@@ -29,6 +30,7 @@ COMMANDS = [
     bench,
     comment,
     calibrate,
+    view,
 ]
 
 __all__ = ["COMMANDS"]
