@@ -355,11 +355,12 @@ def _criteria(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[st
             same += 1
             continue
         rows.append([name, _num(d.baseline if d else None), score, _arrow(d.delta if d else None)])
+    if not rows:
+        return ["", f"**Criteria**: all {same} scored as in the baseline."]
     lines = ["", "**Criteria**" + (" that moved" if cmp else ""), ""]
-    if rows:
-        lines.append(
-            _table(rows, ["criterion", "baseline", "this run", "Δ"] if cmp else ["criterion", "this run"])
-        )
+    lines.append(
+        _table(rows, ["criterion", "baseline", "this run", "Δ"] if cmp else ["criterion", "this run"])
+    )
     if same:
         lines += ["", f"_{same} other criteria scored as in the baseline._"]
     return lines

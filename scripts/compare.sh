@@ -12,4 +12,9 @@ args=(compare --run "${RUN_DIR:?RUN_DIR is required}")
 rc=0
 python -m evals "${args[@]}" || rc=$?
 python -m evals view --run "$RUN_DIR" || echo "::warning title=Agent evals::the run viewer could not be written"
+# The nightly's trend (scripts/history.sh wrote it) belongs in its report too.
+if [[ -f "$RUN_DIR/trend.md" ]]; then
+  printf '\n' >>"$RUN_DIR/report.md"
+  cat "$RUN_DIR/trend.md" >>"$RUN_DIR/report.md"
+fi
 exit "$rc"

@@ -14,6 +14,7 @@ from evals.commands import (
     run,
     scenarios,
     seed_inbox,
+    trend,
     view,
 )
 
@@ -31,6 +32,7 @@ COMMANDS = [
     comment,
     calibrate,
     view,
+    trend,
 ]
 
 __all__ = ["COMMANDS"]
