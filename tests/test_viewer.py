@@ -9,14 +9,26 @@ from typing import Any
 
 from evals.cli import main
 from evals.viewer import render_page
-from evals.viewer.data import MAX_STRING, clip
+from evals.viewer.data import MAX_STRING, MAX_VALUE, bounded, clip
 
 SCRIPT = re.compile(r'<script type="application/json" id="run-data">(.*?)</script>', re.S)
+
+
+def thaw(value: Any, pool: list[Any]) -> Any:
+    """The page's pooled values put back, as its script does."""
+    if isinstance(value, list):
+        return [thaw(v, pool) for v in value]
+    if isinstance(value, dict):
+        if list(value) == ["$s"]:
+            return thaw(pool[value["$s"]], pool)
+        return {k: thaw(v, pool) for k, v in value.items()}
+    return value
 
 
 def inlined(page: str) -> dict[str, Any]:
     (payload,) = SCRIPT.findall(page)
     data: dict[str, Any] = json.loads(payload)
+    data["trials"] = thaw(data["trials"], data["pool"])
     return data
 
 
@@ -59,3 +71,21 @@ def test_long_strings_are_cut_and_say_so() -> None:
     cut = clip(value)
     assert cut["content"].endswith("… [500 more characters]") and len(cut["content"]) < MAX_STRING + 40
     assert cut["n"] == 3 and cut["list"] == ["short"]
+
+
+def test_a_long_string_in_many_trials_is_stored_once() -> None:
+    diff = "+FLAG_THRESHOLD = 0.85\n" * 40
+    trials = [{"trial": n, "outcome": {"pulls": [{"diff": diff}]}} for n in range(50)]
+    page = render_page({"trials": trials})
+    assert page.count("FLAG_THRESHOLD") == 40  # one copy, not fifty
+    assert page.count('"pulls"') == 1  # the whole identical outcome, stored once
+    assert inlined(page)["trials"] == trials
+
+
+def test_a_huge_tool_result_is_shown_cut_with_where_the_rest_is() -> None:
+    small = {"data": {"id": "abc"}, "successful": True}
+    assert bounded(small, "transcript.json") == small
+    huge = {"data": {"blocks": [{"id": f"b{n}", "text": "row"} for n in range(2000)]}}
+    shown = bounded(huge, "transcript.json")
+    assert isinstance(shown, str) and shown.startswith('{\n  "data": {')
+    assert shown.endswith("more characters in transcript.json]") and len(shown) < MAX_VALUE + 80

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from evals.viewer.data import run_view
 
@@ -22,9 +23,52 @@ PAGE = "viewer.html"
 _SLOT = "/*__RUN_DATA__*/"
 
 
-def render_page(data: dict[str, object]) -> str:
-    """The page with `data` inlined. `<`, `>` and `&` are \\u-escaped, so no string in the data can
-    close the script element or open a comment, whatever an agent wrote."""
+POOLED = 200  # values at least this long (as JSON) are stored once however many trials hold them
+SUMMARY_KEYS = {"scenario", "trial", "status", "total", "max", "passed", "failed"}  # read at load
+
+
+class Pool:
+    """Long strings and large JSON values stored once, referenced as `{"$s": n}`.
+
+    Trials of one scenario start from the same world, so the same inbox, pages, files and often
+    whole tool results come back in every trial; stored once, a 100-trial page stays under 10 MB
+    (bench/viewer.py). Entries may hold references to earlier entries; the page resolves them when
+    a trial is opened."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.entries: list[Any] = []
+
+    def _add(self, key: str, make: Any) -> dict[str, int]:
+        if key not in self.index:
+            entry = make()
+            self.index[key] = len(self.entries)
+            self.entries.append(entry)
+        return {"$s": self.index[key]}
+
+    def value(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self._add("s" + value, lambda: value) if len(value) >= POOLED else value
+        if isinstance(value, dict | list):
+            key = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            if len(key) < POOLED:
+                return value
+            if isinstance(value, list):
+                return self._add("j" + key, lambda: [self.value(v) for v in value])
+            return self._add("j" + key, lambda: {k: self.value(v) for k, v in value.items()})
+        return value
+
+    def trial(self, trial: dict[str, Any]) -> dict[str, Any]:
+        return {k: v if k in SUMMARY_KEYS else self.value(v) for k, v in trial.items()}
+
+
+def render_page(data: dict[str, Any]) -> str:
+    """The page with `data` inlined, its trials' long strings and large values pooled. `<`, `>` and `&` are
+    \\u-escaped, so no string in the data can close the script element or open a comment,
+    whatever an agent wrote."""
+    pool = Pool()
+    data = {**data, "trials": [pool.trial(t) for t in data.get("trials", [])]}
+    data["pool"] = pool.entries
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     payload = payload.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")

@@ -4,13 +4,15 @@ run.json (`read_meta`), results.jsonl (`read_records`), summary.json (`Summary`)
 trials/<scenario>/<n>/, transcript.json (`Transcript`), outcome.json (`Outcome`) and grade.json
 (`TrialGrade`). The result is plain JSON, inlined into one HTML page.
 
-Kept small enough for 100 trials in one page (under 10 MB): long strings in tool arguments and
-results are cut (`MAX_STRING`), files are shown as the PR's diff rather than whole trees, and Notion
-pages only by what the agent changed.
+Kept small enough for 100 trials in one page (under 10 MB): long strings are cut (`MAX_STRING`), a
+large tool result is shown as its first `MAX_VALUE` characters (the whole is in the trial's
+transcript.json), files as the PR's diff rather than whole trees, and Notion pages only by what the
+agent changed.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +28,7 @@ from evals.world.model import Block
 from evals.world.outcome import Outcome, PageSnapshot
 
 MAX_STRING = 2_000
+MAX_VALUE = 20_000
 MAX_DIFF = 20_000
 
 
@@ -40,15 +43,34 @@ def clip(value: Any, limit: int = MAX_STRING) -> Any:
     return value
 
 
-def _tool_entry(call: ToolCall | None, name: str, args: Any) -> dict[str, Any]:
+def bounded(value: Any, where: str) -> Any:
+    """A tool call's arguments or result, shown whole when small; a large one as the first
+    `MAX_VALUE` characters of its indented JSON, saying where the rest is."""
+    value = clip(value)
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if len(text) <= MAX_VALUE:
+        return value
+    return f"{text[:MAX_VALUE]}\n… [{len(text) - MAX_VALUE} more characters in {where}]"
+
+
+def _tool_entry(
+    call: ToolCall | None, name: str, args: Any, where: str = "transcript.json"
+) -> dict[str, Any]:
     if call is None:  # the model asked for a tool the harness did not run (not on the allow-list)
-        return {"kind": "tool", "tool": name, "args": clip(args), "ok": False, "result": None, "index": None}
+        return {
+            "kind": "tool",
+            "tool": name,
+            "args": bounded(args, where),
+            "ok": False,
+            "result": None,
+            "index": None,
+        }
     return {
         "kind": "tool",
         "index": call.index,
         "tool": call.tool,
-        "args": clip(call.args),
-        "result": clip(call.result),
+        "args": bounded(call.args, where),
+        "result": bounded(call.result, where),
         "ok": bool(call.result.get("successful", True)) and not call.result.get("error"),
         "latency_s": round(call.latency_s, 4),
     }
@@ -166,6 +188,7 @@ def trial_view(run_dir: Path, record: TrialRecord) -> dict[str, Any]:
         "metrics": record.metrics.model_dump(mode="json"),
         "termination": transcript.termination if transcript else None,
         "parts": [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else [],
+        "failed": [p.id for p in grade.parts if p.status == "failed"] if grade else [],
         "timeline": timeline(transcript) if transcript else [],
         "outcome": outcome_view(outcome) if outcome else None,
     }
