@@ -115,6 +115,8 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     page.evaluate("location.hash = '#trial-run/1/T1'")
     page.wait_for_selector("[id='trial-run/1/T1a'].target")
     assert page.locator("[id='trial-run/1']").evaluate("d => d.open")
+    critique = page.locator("[id='trial-run/1/T1b'] .critique").text_content() or ""
+    assert critique.startswith("judge (scored") and "does not confirm the fix" in critique
 
     # agent text is text: the injected markup shows verbatim and never ran
     page.locator("[id='trial-run/1'] details.call").first.locator("summary").click()
