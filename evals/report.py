@@ -301,6 +301,9 @@ def _usage_rows(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[
             [label, *([_num(was, digits)] if cmp else []), _num(run, digits)]
             + ([_arrow(_minus(run, was), digits)] if cmp else [])
         )
+    if usage.judge_input_tokens:  # grading cost, shown when a model judge was actually called
+        judge = _num(usage.judge_cost_usd, 4)
+        rows.append(["Judge cost, all trials (USD)", *(["", judge, ""] if cmp else [judge])])
     return rows
 
 
