@@ -15,6 +15,8 @@ from evals.commands import (
     scenarios,
     seed_inbox,
     tools_check,
+    trend,
+    view,
 )
 
 COMMANDS = [
@@ -31,6 +33,8 @@ COMMANDS = [
     comment,
     calibrate,
     tools_check,
+    view,
+    trend,
 ]
 
 __all__ = ["COMMANDS"]

@@ -15,6 +15,7 @@ from evals.redact import redact, redact_text
 from evals.report import publish, render
 from evals.rundir import RunDir
 from evals.summary import Summary
+from evals.untrusted import console_line
 
 
 def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefinition, RunMeta]:
@@ -52,7 +53,7 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     report = write_outputs(rd, summary)
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
-        print(f"  {redact_text(line)}")
+        print(f"  {console_line(redact_text(line))}")
     print(f"Report: {report}")
     sys.stdout.flush()
     return summary.verdict_of().exit_code
