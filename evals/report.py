@@ -102,6 +102,7 @@ def fit(head: str, details: list[str], limit: int = MAX_CHARS) -> str:
 def _head(summary: Summary) -> list[str]:
     icon = ICONS.get(summary.verdict, "")
     lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}**", ""]
+    lines += _definition_changes(summary.run.definition_changes or [])
     lines += [f"- {reason}" for reason in summary.reasons]
     lines += [f"> {notice}" for notice in summary.notices]
     run = summary.run
@@ -116,6 +117,19 @@ def _head(summary: Summary) -> list[str]:
             name, agg, summary.comparison.get(name), summary.trials.get(name, []), summary.several
         )
     return lines
+
+
+def _definition_changes(files: list[str], shown: int = 40) -> list[str]:
+    """A PR that edits the eval definition was still judged by the base's: say so, name the files."""
+    if not files:
+        return []
+    names = ", ".join(f"`{f.replace('`', '')}`" for f in files[:shown])
+    more = f" and {len(files) - shown} more" if len(files) > shown else ""
+    return [
+        "> **This PR changes the eval definition.** It was evaluated with the base branch's definition; "
+        f"these changes were not used for this verdict (bless after merge): {names}{more}",
+        "",
+    ]
 
 
 def _trials_line(summary: Summary) -> list[str]:
