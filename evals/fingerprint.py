@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from evals.grade.registry import CHECKS, EVIDENCE
+from evals.grade.registry import Registry
 from evals.grade.rubric import Rubric
 from evals.jsonio import sha256_text
 from evals.scenario.model import Scenario
@@ -81,16 +81,19 @@ def _followed(name: str, start_prefixes: set[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in start_prefixes)
 
 
-def grader_files(check_names: Iterable[str], evidence_names: Iterable[str]) -> dict[str, str]:
+def grader_files(
+    registry: Registry, check_names: Iterable[str], evidence_names: Iterable[str]
+) -> dict[str, str]:
     """{file: hash} of the grader code behind these checks and evidence extractors.
 
-    Each name resolves through the registry to the module that defines it; from there the imports
+    Each name resolves through the rubric's registry to the module that defines it (the package's
+    vocabulary, or the scenario's own `checks/`); from there the imports
     into the grader (`evals.grade.*`, or the defining module's own top-level package, e.g. a
     scenario's own checks) are followed. A followed package named `probes` counts whole: its probe
     scripts and stubs run as files, not imports.
     """
-    functions: list[Callable[..., object]] = [CHECKS[n] for n in check_names if n in CHECKS]
-    functions += [EVIDENCE[n] for n in evidence_names if n in EVIDENCE]
+    functions: list[Callable[..., object]] = [registry.checks[n] for n in check_names if n in registry.checks]
+    functions += [registry.evidence[n] for n in evidence_names if n in registry.evidence]
     start = [m for m in (inspect.getmodule(fn) for fn in functions) if m is not None]
     prefixes = {FOLLOWED_PREFIX} | {
         m.__name__.split(".")[0] for m in start if not m.__name__.startswith("evals.")
@@ -125,7 +128,7 @@ def rubric_grader_files(rubric: Rubric) -> dict[str, str]:
     parts = [part for _, part in rubric.parts()]
     checks = {ref.check for part in parts for ref in part.checks}
     evidence = {part.judge.evidence for part in parts if part.judge is not None}
-    return grader_files(sorted(checks), sorted(evidence))
+    return grader_files(rubric.registry, sorted(checks), sorted(evidence))
 
 
 def scenario_fingerprint(

@@ -16,7 +16,7 @@ import pytest
 from evals.config import load_config
 from evals.definition import load_definition
 from evals.fingerprint import differences, grader_files
-from evals.grade.registry import CHECKS, EVIDENCE
+from evals.grade.registry import Registry
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,20 +34,21 @@ def test_each_scenario_lists_the_modules_that_define_the_checks_its_rubric_names
     named = {ref.check for _, part in rubric.parts() for ref in part.checks}
     grader = fp["scenarios"]["trial-run"]["grader"]
     for name in named:
-        source = Path(inspect.getsourcefile(CHECKS[name]) or "").resolve().relative_to(ROOT).as_posix()
+        fn = rubric.registry.checks[name]
+        source = Path(inspect.getsourcefile(fn) or "").resolve().relative_to(ROOT).as_posix()
         assert source in grader, (name, source)
     assert {"evals/grade/grader.py", "evals/grade/checks/common.py"} <= set(grader)  # core, and an import
-    # Only what this rubric uses: the trial run names no behaviour probe, the Nightshift does.
-    assert "evals/grade/checks/behaviour.py" not in grader
+    # Only what this rubric uses: the trial run runs no probe and no check of Nightshift's own.
+    assert not any("probes" in f or f.startswith("scenario/") for f in grader)
     nightshift = fp["scenarios"]["nightshift"]["grader"]
-    assert "evals/grade/checks/behaviour.py" in nightshift
-    assert "evals/grade/probes/hydra_probe.py" in nightshift  # a probe script, run as a file
+    assert "scenario/nightshift/checks/behaviour.py" in nightshift  # the scenario's own check module
+    assert "evals/grade/probes/runner.py" in nightshift  # what that check imports to run its probe
     trial_run = fp["scenarios"]["trial-run"]
     assert trial_run["labels"] and "labels.yaml" not in trial_run["data_files"]
 
 
 @pytest.fixture
-def own_checks(tmp_path: Path) -> Iterator[Path]:
+def own_checks(tmp_path: Path) -> Iterator[tuple[Path, Registry]]:
     """A package of checks outside evals/ (as a scenario's own checks are), registered by name."""
     package = tmp_path / "ruler_demo_checks"
     package.mkdir()
@@ -56,31 +57,37 @@ def own_checks(tmp_path: Path) -> Iterator[Path]:
     (package / "grow.py").write_text(
         "from evals.grade.registry import CheckResult, check\n"
         "from ruler_demo_checks.helpers import LIMIT\n\n\n"
-        "@check('demo.small')\n"
+        "@check('small')\n"
         "def small(ctx, n: int = 1):\n"
         "    return CheckResult(n <= LIMIT, 'n')\n",
         encoding="utf-8",
     )
     sys.path.insert(0, str(tmp_path))
-    importlib.import_module("ruler_demo_checks.grow")
+    module = importlib.import_module("ruler_demo_checks.grow")
     try:
-        yield package
+        yield package, Registry.collect("demo", [module])
     finally:
         sys.path.remove(str(tmp_path))
-        CHECKS.pop("demo.small", None)
         for name in [m for m in sys.modules if m.startswith("ruler_demo_checks")]:
             del sys.modules[name]
 
 
-def test_editing_a_check_or_what_it_imports_is_named_in_the_differences(own_checks: Path) -> None:
+def test_editing_a_check_or_what_it_imports_is_named_in_the_differences(
+    own_checks: tuple[Path, Registry],
+) -> None:
+    package, registry = own_checks
+
     def scenario_fp() -> dict[str, object]:
-        return {"judge_model": "m", "scenarios": {"s": {"grader": grader_files(["demo.small"], [])}}}
+        return {
+            "judge_model": "m",
+            "scenarios": {"s": {"grader": grader_files(registry, ["demo.small"], [])}},
+        }
 
     before = scenario_fp()
     files = set(before["scenarios"]["s"]["grader"])  # type: ignore[index]
-    assert {str((own_checks / "grow.py").resolve()), str((own_checks / "helpers.py").resolve())} <= files
+    assert {str((package / "grow.py").resolve()), str((package / "helpers.py").resolve())} <= files
     assert differences(before, scenario_fp()) == []
-    (own_checks / "helpers.py").write_text("LIMIT = 300\n", encoding="utf-8")
+    (package / "helpers.py").write_text("LIMIT = 300\n", encoding="utf-8")
     (changed,) = differences(before, scenario_fp())
     assert changed.startswith("s: grader code changed (") and "helpers.py" in changed
 
@@ -96,9 +103,9 @@ def test_labels_and_a_grader_file_are_each_named(tmp_path: Path) -> None:
     after = project_fingerprint(project)
     assert differences(before, after) == ["trial-run: judge labels labels.yaml changed"]
     moved = {**after["scenarios"]["nightshift"], "grader": {**after["scenarios"]["nightshift"]["grader"]}}
-    moved["grader"]["evals/grade/checks/manifest.py"] = "0" * 64
+    moved["grader"]["evals/grade/checks/manifests.py"] = "0" * 64
     assert differences(after, {**after, "scenarios": {**after["scenarios"], "nightshift": moved}}) == [
-        "nightshift: grader code changed (evals/grade/checks/manifest.py)"
+        "nightshift: grader code changed (evals/grade/checks/manifests.py)"
     ]
 
 
@@ -112,4 +119,4 @@ def test_a_baseline_blessed_before_grader_and_labels_were_fingerprinted_still_co
         },
     }
     assert differences(old, new) == [] and differences(new, old) == []
-    assert "grader" in new["scenarios"]["trial-run"] and EVIDENCE
+    assert "grader" in new["scenarios"]["trial-run"]
