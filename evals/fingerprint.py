@@ -82,7 +82,10 @@ def _followed(name: str, start_prefixes: set[str]) -> bool:
 
 
 def grader_files(
-    registry: Registry, check_names: Iterable[str], evidence_names: Iterable[str]
+    registry: Registry,
+    check_names: Iterable[str],
+    evidence_names: Iterable[str],
+    data_dir: Path | None = None,
 ) -> dict[str, str]:
     """{file: hash} of the grader code behind these checks and evidence extractors.
 
@@ -90,7 +93,9 @@ def grader_files(
     vocabulary, or the scenario's own `checks/`); from there the imports
     into the grader (`evals.grade.*`, or the defining module's own top-level package, e.g. a
     scenario's own checks) are followed. A followed package named `probes` counts whole: its probe
-    scripts and stubs run as files, not imports.
+    scripts and stubs run as files, not imports. Files inside `data_dir` (a scenario's own checks
+    and probes) are left out: they are hashed as scenario data, under names that do not depend on
+    where the project is checked out.
     """
     functions: list[Callable[..., object]] = [registry.checks[n] for n in check_names if n in registry.checks]
     functions += [registry.evidence[n] for n in evidence_names if n in registry.evidence]
@@ -121,14 +126,19 @@ def grader_files(
                 {_key(p): p for p in path.parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
             )
         queue.extend(n for n in _imports(module, path) if _followed(n, prefixes))
-    return {key: _hash_file(files[key]) for key in sorted(files)}
+    inside = data_dir.resolve() if data_dir is not None else None
+    return {
+        key: _hash_file(files[key])
+        for key in sorted(files)
+        if inside is None or not files[key].resolve().is_relative_to(inside)
+    }
 
 
-def rubric_grader_files(rubric: Rubric) -> dict[str, str]:
+def rubric_grader_files(rubric: Rubric, scenario_dir: Path | None = None) -> dict[str, str]:
     parts = [part for _, part in rubric.parts()]
     checks = {ref.check for part in parts for ref in part.checks}
     evidence = {part.judge.evidence for part in parts if part.judge is not None}
-    return grader_files(rubric.registry, sorted(checks), sorted(evidence))
+    return grader_files(rubric.registry, sorted(checks), sorted(evidence), scenario_dir)
 
 
 def scenario_fingerprint(
@@ -156,7 +166,7 @@ def scenario_fingerprint(
         "labels": _hash_file(labels) if labels.is_file() else "",
     }
     if rubric is not None:
-        out["grader"] = rubric_grader_files(rubric)
+        out["grader"] = rubric_grader_files(rubric, scenario_dir)
     return out
 
 

@@ -41,8 +41,13 @@ def test_each_scenario_lists_the_modules_that_define_the_checks_its_rubric_names
     # Only what this rubric uses: the trial run runs no probe and no check of Nightshift's own.
     assert not any("probes" in f or f.startswith("scenario/") for f in grader)
     nightshift = fp["scenarios"]["nightshift"]["grader"]
-    assert "scenario/nightshift/checks/behaviour.py" in nightshift  # the scenario's own check module
-    assert "evals/grade/probes/runner.py" in nightshift  # what that check imports to run its probe
+    # The scenario's own check and probe are scenario data (names independent of the checkout);
+    # what that check imports from the package to run its probe is grader code.
+    assert not any(f.startswith("scenario/") or f.startswith("/") for f in nightshift)
+    assert {"checks/behaviour.py", "probes/hydra_probe.py"} <= set(
+        fp["scenarios"]["nightshift"]["data_files"]
+    )
+    assert "evals/grade/probes/runner.py" in nightshift
     trial_run = fp["scenarios"]["trial-run"]
     assert trial_run["labels"] and "labels.yaml" not in trial_run["data_files"]
 
@@ -98,6 +103,7 @@ def test_labels_and_a_grader_file_are_each_named(tmp_path: Path) -> None:
     for name in ("evals.yaml", "pricing.yaml"):
         shutil.copy(ROOT / name, project / name)
     before = project_fingerprint(project)
+    assert before == project_fingerprint(ROOT)  # the same definition checked out elsewhere
     labels = project / "scenario" / "trial-run" / "labels.yaml"
     labels.write_text(labels.read_text(encoding="utf-8").replace("score: 0", "score: 1"), encoding="utf-8")
     after = project_fingerprint(project)
