@@ -58,13 +58,13 @@ def own_checks(tmp_path: Path) -> Iterator[tuple[Path, Registry]]:
     package = tmp_path / "ruler_demo_checks"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    (package / "helpers.py").write_text("LIMIT = 3\n", encoding="utf-8")
+    (package / "helpers.py").write_text("def limit() -> int:\n    return 3\n", encoding="utf-8")
     (package / "grow.py").write_text(
         "from evals.grade.registry import CheckResult, check\n"
-        "from ruler_demo_checks.helpers import LIMIT\n\n\n"
+        "from ruler_demo_checks.helpers import limit\n\n\n"
         "@check('small')\n"
         "def small(ctx, n: int = 1):\n"
-        "    return CheckResult(n <= LIMIT, 'n')\n",
+        "    return CheckResult(n <= limit(), 'n')\n",
         encoding="utf-8",
     )
     sys.path.insert(0, str(tmp_path))
@@ -92,7 +92,7 @@ def test_editing_a_check_or_what_it_imports_is_named_in_the_differences(
     files = set(before["scenarios"]["s"]["grader"])  # type: ignore[index]
     assert {str((package / "grow.py").resolve()), str((package / "helpers.py").resolve())} <= files
     assert differences(before, scenario_fp()) == []
-    (package / "helpers.py").write_text("LIMIT = 300\n", encoding="utf-8")
+    (package / "helpers.py").write_text("def limit() -> int:\n    return 300\n", encoding="utf-8")
     (changed,) = differences(before, scenario_fp())
     assert changed.startswith("s: grader code changed (") and "helpers.py" in changed
 
