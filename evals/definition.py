@@ -75,7 +75,7 @@ class EvalDefinition:
 
     def fingerprint(self) -> dict[str, Any]:
         return fingerprint(
-            {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in self.scenarios.items()},
+            {n: (ls.scenario, ls.folder, ls.judge_prompts, ls.rubric) for n, ls in self.scenarios.items()},
             self.config.judge.model,
         )
 

@@ -135,6 +135,7 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     """Verdict, reason, top changes, total, cost and the viewer link: the comment's first 25 lines."""
     icon = ICONS.get(summary.verdict, "")
     lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}**", ""]
+    lines += _definition_changes(summary.run.definition_changes or [])
     lines += [f"- {md_text(reason, 600)}" for reason in summary.reasons]
     lines += [f"> {md_text(notice, 600)}" for notice in summary.notices]
     if summary.reasons or summary.notices:
@@ -145,6 +146,19 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     lines += [f"Agent {md_code(summary.run.agent, 80)} · commit `{summary.run.commit[:12] or 'unknown'}`", ""]
     lines += [viewer.line(), ""]
     return lines
+
+
+def _definition_changes(files: list[str], shown: int = 40) -> list[str]:
+    """A PR that edits the eval definition was still judged by the base's: say so, name the files."""
+    if not files:
+        return []
+    names = ", ".join(md_code(f, 120) for f in files[:shown])  # file names come from the PR
+    more = f" and {len(files) - shown} more" if len(files) > shown else ""
+    return [
+        "> **This PR changes the eval definition.** It was evaluated with the base branch's definition; "
+        f"these changes were not used for this verdict (bless after merge): {names}{more}",
+        "",
+    ]
 
 
 def _changed(summary: Summary) -> list[tuple[str, FlatItem]]:
