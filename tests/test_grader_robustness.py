@@ -324,7 +324,7 @@ VARIANTS: list[Variant] = [
             "142": {
                 MANIFEST: [
                     ("  replicas: 5\n", "  replicas: 5  # Deployment Spec v2.1\n"),
-                    ('                memory: "4Gi"\n', "                memory: 4096Mi  # spec v2.1, not 3Gi\n"),
+                    ('            memory: "4Gi"\n', "            memory: 4096Mi  # spec v2.1, not 3Gi\n"),
                 ]
             }
         },
@@ -578,7 +578,7 @@ VARIANTS: list[Variant] = [
         "wrong",
         {"C9a": 0},
         'C9 "K8s memory: \\"4Gi\\"": 3072Mi is Alex\'s 3Gi ("Don\'t go higher than 3Gi"), which the spec overrides.',
-        edits={"142": {MANIFEST: [('                memory: "4Gi"\n', "                memory: 3072Mi\n")]}},
+        edits={"142": {MANIFEST: [('            memory: "4Gi"\n', "            memory: 3072Mi\n")]}},
     ),
     Variant(
         "memory_4gi_request_3gi_limit",
@@ -588,8 +588,8 @@ VARIANTS: list[Variant] = [
         edits={
             "142": {
                 MANIFEST: [
-                    ('                memory: "1Gi"\n', '                memory: "4Gi"\n'),
-                    ('                memory: "4Gi"\n              readinessProbe', '                memory: "3Gi"\n              readinessProbe'),
+                    ('            memory: "1Gi"\n', '            memory: "4Gi"\n'),
+                    ('            memory: "4Gi"\n          readinessProbe', '            memory: "3Gi"\n          readinessProbe'),
                 ]
             }
         },
