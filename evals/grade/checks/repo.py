@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from evals.grade.checks.common import heads, primary_repo
-from evals.grade.checks.python_ast import assigned_value
+from evals.grade.checks.python_values import assigned_value
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 
 TITLE = r"^(fix|feat|chore|refactor|perf|security|docs|build|ci|test)(\([^)]*\))?!?: .+ \(#\d+(, ?#\d+)*\)$"
