@@ -22,6 +22,7 @@ from evals.grade.checks.common import changed_heads, heads, primary_repo
 from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
+    dotted,
     env_read,
     find_method,
     guarded_calls,
@@ -179,6 +180,20 @@ def call_passes_keyword(
         shown = ", ".join(f.show() for f in found) or "not passed"
         notes.append(f"{label}: {keyword} = {shown}")
     return CheckResult(False, "; ".join(notes) or f"no pull request or push changed {path}")
+
+
+@check("calls_one_of")
+def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResult:
+    """At a head that changed `path`, the code calls one of `callees` (by last name), e.g. builds a
+    `ConnectionPool` itself rather than leaving one implicit inside a client."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] in callees:
+                return True, f"{label}: calls `{ast.unparse(node.func)}` (line {node.lineno})"
+        return False, f"{label}: {path} calls none of {', '.join(callees)}"
+
+    return at_some_head(ctx, path, judge)
 
 
 @check("assigned_from_env")
