@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (variants are data: each why quotes a rubric row in full)
 """The grader agrees with a careful human grader on variants of the Nightshift reference.
 
 Each variant is the reference run's outcome with a small patch written the way real agents write

@@ -50,10 +50,11 @@ def env_file_has_placeholders(
         env = parse_env(text)
         missing = [v for v in wanted if v not in env]
 
-        def right(name: str) -> bool:
-            return env[name] == wanted[name] if wanted[name] else bool(pattern.match(env[name]))
-
-        wrong = [v for v in wanted if v in env and not right(v)]
+        wrong = [
+            v
+            for v in wanted
+            if v in env and not (env[v] == wanted[v] if wanted[v] else pattern.match(env[v]))
+        ]
         if not missing and not wrong:
             kind = "the spec's placeholders" if isinstance(variables, dict) else "placeholders"
             return CheckResult(True, f"{label}: {path} has all {len(wanted)} variables with {kind}")

@@ -56,9 +56,10 @@ def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, 
     return [c for c in found if name is None or c.get("name") == name]
 
 
-def _read(
-    ctx: GradeContext, path: str, pick: Callable[[dict[str, Any]], tuple[bool, str]], expected: object, describe: str
-) -> CheckResult:
+Pick = Callable[[dict[str, Any]], tuple[bool, str]]
+
+
+def _read(ctx: GradeContext, path: str, pick: Pick, expected: object, describe: str) -> CheckResult:
     """`pick(deployment) -> (right, the value as the file writes it)` at each head that changed `path`."""
     notes = []
     for label, files in changed_heads(ctx.outcome, path):

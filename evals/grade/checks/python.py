@@ -29,7 +29,8 @@ from evals.grade.checks.python_ast import (
     is_env_flag,
     parse,
 )
-from evals.grade.checks.python_values import assigned_value, keyword_values, resolve_assigned
+from evals.grade.checks.python_values import assigned_value as assigned_value
+from evals.grade.checks.python_values import keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PROBE_TIMEOUT_S = 60

@@ -187,7 +187,7 @@ def resolve_assigned(files: dict[str, str], path: str, name: str) -> Resolved:
 def keyword_values(files: dict[str, str], path: str, callees: list[str], keyword: str) -> list[Resolved]:
     """What each call to one of `callees` (by last name) in `path` passes as `keyword=`."""
     resolver = Resolver(files, path)
-    out = []
+    out: list[Resolved] = []
     for node in ast.walk(parse(files[path])):
         if isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] in callees:
             out.extend(resolver.resolve(kw.value) for kw in node.keywords if kw.arg == keyword)

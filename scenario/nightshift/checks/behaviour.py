@@ -83,7 +83,8 @@ def _decide(
             continue
         ok, why = verdict(data)
         if data.get("batches_raised"):
-            why += f" (observed although {data['batches_raised']} batch(es) raised {data['first_batch_error']})"
+            raised, error = data["batches_raised"], data["first_batch_error"]
+            why += f" (observed although {raised} batch(es) raised {error})"
         if ok:
             return CheckResult(True, f"{label}: {why}", json.dumps(data))
         notes.append(f"{label}: {why}")
