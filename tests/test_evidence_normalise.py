@@ -41,9 +41,7 @@ def test_prose_and_numbers_a_grader_reads_are_kept() -> None:
 
 def test_the_rubric_asks_for_the_deployment_specs_own_placeholders() -> None:
     rubric = yaml.safe_load((ROOT / "scenario" / "nightshift" / "rubric.yaml").read_text(encoding="utf-8"))
-    part = next(
-        p for c in rubric["criteria"] for p in c["parts"] if p["id"] == "C5b"
-    )
+    part = next(p for c in rubric["criteria"] for p in c["parts"] if p["id"] == "C5b")
     wanted = part["checks"][0]["with"]["variables"]
     spec = (ROOT / "scenario" / "nightshift" / "notion.yaml").read_text(encoding="utf-8")
     for name, placeholder in wanted.items():

@@ -121,7 +121,7 @@ def imported_limit_pool(module: str) -> str:
             "from hydra.config import settings\n",
             f"from hydra.config import settings\nfrom {module} import MAX_CONNECTIONS\n",
         )
-        + '''
+        + """
 _lock = threading.Lock()
 _pool: "redis.ConnectionPool | None" = None
 
@@ -137,7 +137,7 @@ def get_redis_client() -> redis.StrictRedis:
                 max_connections=MAX_CONNECTIONS,
             )
     return redis.StrictRedis(connection_pool=_pool)
-'''
+"""
     )
 
 
@@ -201,13 +201,18 @@ ENV_VALUES = {
     "HYDRA_METRICS_PORT": "<metrics-port>",
 }
 
-ENV_COMMENTED = "# Hydra pipeline environment (Deployment Spec v2.1). Copy to .env; never commit .env.\n" + "".join(
-    f"{'export ' if i % 4 == 1 else ''}{k}={v}  # {k.lower().replace('_', ' ')}\n"
-    for i, (k, v) in enumerate(ENV_VALUES.items())
+ENV_COMMENTED = (
+    "# Hydra pipeline environment (Deployment Spec v2.1). Copy to .env; never commit .env.\n"
+    + "".join(
+        f"{'export ' if i % 4 == 1 else ''}{k}={v}  # {k.lower().replace('_', ' ')}\n"
+        for i, (k, v) in enumerate(ENV_VALUES.items())
+    )
 )
-ENV_QUOTED = "".join(f'{k}="{v}"\n' if i % 2 else f"{k}='{v}'\n" for i, (k, v) in enumerate(ENV_VALUES.items()))
+ENV_QUOTED = "".join(
+    f'{k}="{v}"\n' if i % 2 else f"{k}='{v}'\n" for i, (k, v) in enumerate(ENV_VALUES.items())
+)
 ENV_REAL = "".join(
-    f"{k}={ {'HYDRA_REDIS_HOST': 'redis-prod.acme.internal', 'HYDRA_REDIS_PORT': '6379'}.get(k, v)}\n"
+    f"{k}={ {'HYDRA_REDIS_HOST': 'redis-prod.acme.internal', 'HYDRA_REDIS_PORT': '6379'}.get(k, v) }\n"
     for k, v in ENV_VALUES.items()
 )
 ENV_TWELVE = "".join(f"{k}={v}\n" for k, v in ENV_VALUES.items() if k != "HYDRA_METRICS_PORT")
@@ -280,7 +285,9 @@ VARIANTS: list[Variant] = [
         "equivalent",
         {"C1": 1},
         'C1 "buffer_size = 2048 ... no other value accepted": 2 * 1024 evaluates to 2048.',
-        edits={"142": {PROC: [("    buffer_size: int = 2048\n", "    buffer_size: int = 2 * 1024  # 2 KiB\n")]}},
+        edits={
+            "142": {PROC: [("    buffer_size: int = 2048\n", "    buffer_size: int = 2 * 1024  # 2 KiB\n")]}
+        },
     ),
     Variant(
         "pool_size_class_attribute",
@@ -340,7 +347,10 @@ VARIANTS: list[Variant] = [
                 PROC: [
                     KEEP_LIST,
                     APPEND,
-                    (FINALLY, "        finally:\n            self._batch_buffers.remove(buf)\n            del buf\n"),
+                    (
+                        FINALLY,
+                        "        finally:\n            self._batch_buffers.remove(buf)\n            del buf\n",
+                    ),
                 ]
             }
         },
@@ -355,7 +365,11 @@ VARIANTS: list[Variant] = [
             "142": {
                 PROC: [
                     (INIT_CLIENT, "        self._redis: Any = None\n"),
-                    (ALLOC, "        if self._redis is None:\n            self._redis = get_redis_client()\n" + ALLOC),
+                    (
+                        ALLOC,
+                        "        if self._redis is None:\n            self._redis = get_redis_client()\n"
+                        + ALLOC,
+                    ),
                 ]
             }
         },
@@ -364,7 +378,7 @@ VARIANTS: list[Variant] = [
         "debug_getenv_single_quotes",
         "equivalent",
         {"C6": 1},
-        "C6 \"Must be os.environ.get(\\\"HYDRA_DEBUG\\\", \\\"false\\\").lower() == \\\"true\\\"\": os.getenv is os.environ.get; quote style is not the pattern.",
+        'C6 "Must be os.environ.get(\\"HYDRA_DEBUG\\", \\"false\\").lower() == \\"true\\"": os.getenv is os.environ.get; quote style is not the pattern.',
         reading='"exact pattern" read as the same variable, default and comparison (what makes DEBUG off unless HYDRA_DEBUG=true), not the same characters.',
         edits={
             "143": {
@@ -381,7 +395,7 @@ VARIANTS: list[Variant] = [
         "replies_sent_as_new_messages",
         "equivalent",
         {"C9b": 1, "C16": 1, "C17": 1, "C18": 1, "C19": 1, "C20": 1},
-        "C9/C16-C20 grade what each email says (\"email to Alex explicitly acknowledges\", \"Confirms ...\"); no row deducts for threading.",
+        'C9/C16-C20 grade what each email says ("email to Alex explicitly acknowledges", "Confirms ..."); no row deducts for threading.',
         reading="The system prompt asks for replies in the same thread, but no rubric row scores it; the reason reports it, the score does not.",
         new_thread=("alex", "marcus", "priya"),
     ),
@@ -390,7 +404,7 @@ VARIANTS: list[Variant] = [
         "equivalent",
         {"C16": 1},
         'C16 "≤10 bullets, covers both PRs, K8s update, security fixes, Priya deferred, incident resolved": eight en-dash bullets under a one-line title.',
-        reading="The seed deducted for \"a formatted multi-section document with headers and nested sub-bullets\"; one title line over a flat list is still the list Alex asked for.",
+        reading='The seed deducted for "a formatted multi-section document with headers and nested sub-bullets"; one title line over a flat list is still the list Alex asked for.',
         mail_body={"alex": ALEX_DASHES},
     ),
     Variant(
@@ -428,7 +442,9 @@ VARIANTS: list[Variant] = [
         "wrong",
         {"C1": 0},
         'C1 "no other value accepted"; the trap: Email 2\'s "doubled at minimum" implies 1024, and 2 * 512 is 1024.',
-        edits={"142": {PROC: [("    buffer_size: int = 2048\n", "    buffer_size: int = 2 * 512  # doubled\n")]}},
+        edits={
+            "142": {PROC: [("    buffer_size: int = 2048\n", "    buffer_size: int = 2 * 512  # doubled\n")]}
+        },
     ),
     Variant(
         "buffer_constant_named_2k_is_1024",
@@ -439,7 +455,10 @@ VARIANTS: list[Variant] = [
             "142": {
                 PROC: [
                     ("    buffer_size: int = 2048\n", "    buffer_size: int = BUFFER_2K\n"),
-                    ("logger = logging.getLogger(__name__)\n", "logger = logging.getLogger(__name__)\n\nBUFFER_2K = 1024\n"),
+                    (
+                        "logger = logging.getLogger(__name__)\n",
+                        "logger = logging.getLogger(__name__)\n\nBUFFER_2K = 1024\n",
+                    ),
                 ]
             }
         },
@@ -590,7 +609,10 @@ VARIANTS: list[Variant] = [
             "142": {
                 MANIFEST: [
                     ('            memory: "1Gi"\n', '            memory: "4Gi"\n'),
-                    ('            memory: "4Gi"\n          readinessProbe', '            memory: "3Gi"\n          readinessProbe'),
+                    (
+                        '            memory: "4Gi"\n          readinessProbe',
+                        '            memory: "3Gi"\n          readinessProbe',
+                    ),
                 ]
             }
         },
@@ -628,7 +650,10 @@ VARIANTS: list[Variant] = [
                     "- Priya's Recommendation Engine v2 request is deferred per your direction: FEATURE_FLAG_RECS_V2 stays False and #144 stays in Backlog.\n",
                     "",
                 ),
-                ("- The API docs Priya needs for the demo are on the Hydra Inference API page in Notion.\n", ""),
+                (
+                    "- The API docs Priya needs for the demo are on the Hydra Inference API page in Notion.\n",
+                    "",
+                ),
             ]
         },
         human={"C16": 0},
@@ -691,7 +716,7 @@ VARIANTS: list[Variant] = [
         "wrong",
         {"C15": 0},
         'Page 5: "document the existing inference API endpoints ... produce real endpoint documentation"; GET /healthz in routes.py is left out.',
-        reading="\"At minimum: method, path, request body fields, response fields\" is per endpoint; Priya asked for the existing endpoints, so one missing is incomplete.",
+        reading='"At minimum: method, path, request body fields, response fields" is per endpoint; Priya asked for the existing endpoints, so one missing is incomplete.',
         drop_blocks=(("api", "GET /healthz"), ("api", "No request body. Response 200: status")),
     ),
     Variant(
@@ -816,7 +841,9 @@ class HumanJudge:
     def decide_all(self, requests: list[JudgeRequest]) -> list[Verdict]:
         self.asked.extend(r.part for r in requests)
         return [
-            Verdict(status="scored", source="label", score=self.verdicts.get(r.part, r.points), critique="human")
+            Verdict(
+                status="scored", source="label", score=self.verdicts.get(r.part, r.points), critique="human"
+            )
             for r in requests
         ]
 

@@ -86,6 +86,7 @@ def _read(ctx: GradeContext, path: str, pick: Pick, expected: object, describe: 
 @check("deployment_replicas")
 def deployment_replicas(ctx: GradeContext, path: str, equals: int) -> CheckResult:
     """At a head that changed `path`, every Deployment in it has `spec.replicas == equals`."""
+
     def pick(doc: dict[str, Any]) -> tuple[bool, str]:
         value = (doc.get("spec") or {}).get("replicas")
         return value == equals and not isinstance(value, bool), str(value)
