@@ -14,6 +14,7 @@ from evals.commands import (
     run,
     scenarios,
     seed_inbox,
+    tools_check,
 )
 
 COMMANDS = [
@@ -29,6 +30,7 @@ COMMANDS = [
     bench,
     comment,
     calibrate,
+    tools_check,
 ]
 
 __all__ = ["COMMANDS"]

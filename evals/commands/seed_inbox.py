@@ -25,11 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def handle(args: argparse.Namespace) -> ExitCode:
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
     from evals.live.composio_api import ComposioApi
-    from evals.live.config import check_personas, load_live_config
+    from evals.live.config import ComposioConfig, check_personas, load_stage_config
     from evals.live.gmail import seed_inbox
 
     config, project = load_config(root(), args.config)
-    live = load_live_config()
+    live = load_stage_config(ComposioConfig)  # Composio and the mailboxes only: no GitHub or Notion key
     scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
     for scenario in scenarios:
         check_personas(live, sorted({e.sender for e in scenario.emails}), scenario.name)

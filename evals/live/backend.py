@@ -65,12 +65,13 @@ class LiveEnvironment:
         self.seeded.repo = github_repo.seed_repo(b.github, config.github_owner, self.name, self.scenario)
         self.seeded.notion = notion_pages.create_container(b.notion, config.notion_parent_page, self.name)
         notion_pages.seed_pages(b.notion, self.seeded.notion, self.scenario)
+        notion_pages.wait_until_searchable(b.notion, self.seeded.notion)
         aliases = Aliases(
             (self.scenario.repo.owner, self.scenario.repo_name(self.trial)),
             (config.github_owner, self.name),
             self.translator.to_real,
         )
-        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases)
+        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases, self.seeded.notion.databases)
 
     async def snapshot(self) -> Outcome:
         return await asyncio.to_thread(self._snapshot)

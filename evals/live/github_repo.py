@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from github import Github, GithubException, InputGitTreeElement
 from github.Repository import Repository
 
+from evals.live import polling
 from evals.scenario.model import Scenario
 from evals.world.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 
@@ -52,7 +53,11 @@ def seed_repo(gh: Github, owner: str, name: str, scenario: Scenario) -> SeededRe
         InputGitTreeElement(path, "100644", "blob", content=content)
         for path, content in sorted(scenario.files.items())
     ]
-    tree = repo.create_git_tree(elements)
+    # A repository GitHub has just created can answer 404 (not everywhere yet) or 409 (its first
+    # commit not written yet) for a moment: the first write waits for it, within a budget.
+    tree = polling.retrying(
+        lambda: repo.create_git_tree(elements), settling, f"GitHub to make the new repository {name} usable"
+    )
     commit = repo.create_git_commit(scenario.repo.initial_commit_message, tree, [])
     branch = scenario.repo.default_branch
     try:
@@ -63,6 +68,10 @@ def seed_repo(gh: Github, owner: str, name: str, scenario: Scenario) -> SeededRe
         repo.create_git_ref(f"refs/heads/{branch}", commit.sha)
         repo.edit(default_branch=branch)
     return SeededRepo(repo.full_name, branch, commit.sha)
+
+
+def settling(exc: Exception) -> bool:
+    return isinstance(exc, GithubException) and exc.status in (404, 409)
 
 
 def files_at(repo: Repository, sha: str) -> dict[str, str]:
