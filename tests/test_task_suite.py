@@ -68,5 +68,18 @@ def test_personas_use_reserved_example_domains() -> None:
             assert reserved.search(persona.address), f"{task}: {persona.address}"
 
 
-def test_full_is_every_task() -> None:
+def test_smoke_covers_every_tier_and_service_in_at_most_ten_tasks() -> None:
+    smoke = CONFIG.suites["smoke"]
+    assert len(smoke) <= 10
+    loaded = [load_scenario(SCENARIOS, t) for t in smoke]
+    assert {s.task_tier() for s in loaded} == {"L1", "L2", "L3"}
+    assert {svc for s in loaded for svc in s.used_services()} == {"gmail", "github", "notion"}
+    l1_services = {s.used_services()[0] for s in loaded if s.task_tier() == "L1"}
+    assert l1_services == {"gmail", "github", "notion"}, "smoke's L1 tasks cover each service alone"
+
+
+def test_full_is_every_task_and_the_default_suite_is_smoke() -> None:
     assert sorted(CONFIG.suites["full"]) == TASKS
+    assert CONFIG.suite == CONFIG.suites["smoke"]
+    raw = (ROOT / "evals.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^suite: smoke\b", raw, re.MULTILINE)
