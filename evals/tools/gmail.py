@@ -231,7 +231,7 @@ class FetchMessage(Params):
 @tool("GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", FetchMessage)
 def fetch_message(world: World, p: FetchMessage) -> dict[str, Any]:
     """Fetch one message by its id."""
-    detail: Detail = {"minimal": "minimal", "metadata": "metadata"}.get(p.format, "full")  # type: ignore[assignment]
+    detail: Detail = "minimal" if p.format == "minimal" else "metadata" if p.format == "metadata" else "full"
     for message in world.mailbox.messages:
         if message.id == p.message_id:
             return render(message, detail)
