@@ -71,7 +71,13 @@ class JudgeConfig(Strict):
 
 
 class Config(Strict):
-    suite: list[str] = Field(min_length=1, description="scenarios `run` uses when --scenario is not given")
+    suite: list[str] = Field(
+        min_length=1,
+        description="scenarios `run` uses without --scenario; in the file a list or a suite's name",
+    )
+    suites: dict[str, list[str]] = Field(
+        default_factory=dict, description="named task sets (smoke for PRs, full for the nightly)"
+    )
     trials: int = Field(gt=0, le=1000)
     agent: str = Field(
         default="auto",
@@ -92,6 +98,25 @@ class Config(Strict):
     )
     runs_dir: str = "runs"
     scenarios_dir: str = "scenario"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _suite_by_name(cls, data: object) -> object:
+        """`suite: smoke` is the list `suites.smoke`, so the default run and the PRs share one list."""
+        if isinstance(data, dict) and isinstance(data.get("suite"), str):
+            suites = data.get("suites")
+            name = data["suite"]
+            if not isinstance(suites, dict) or name not in suites:
+                raise ValueError(f"suite: {name!r} is not a suite under `suites:`")
+            return {**data, "suite": suites[name]}
+        return data
+
+    @model_validator(mode="after")
+    def _suites_not_empty(self) -> Config:
+        for name, members in self.suites.items():
+            if not members:
+                raise ValueError(f"suites.{name}: a suite needs at least one scenario")
+        return self
 
 
 def _keys_at(loc: tuple[int | str, ...]) -> list[str]:

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Nightly plan: the shard matrix (scenario × trial slice) as JSON in $GITHUB_OUTPUT `matrix`, and
 # the trial count every shard must share in `trials`. Inputs (env): EVALS_SCENARIOS (space-separated;
-# blank: every scenario in the repository), EVALS_TRIALS, EVALS_SLICES (slices per scenario).
+# blank: the `full` suite of evals.yaml), EVALS_TRIALS, EVALS_SLICES (slices per scenario).
 set -euo pipefail
 scenarios="${EVALS_SCENARIOS:-}"
-[[ -z "${scenarios// /}" ]] && scenarios="$(python -m evals scenarios | tr '\n' ' ')"
+[[ -z "${scenarios// /}" ]] && scenarios="$(python -m evals scenarios --suite full --names | tr '\n' ' ')"
 EVALS_SCENARIOS="$scenarios" python - <<'PY' | tee -a "${GITHUB_OUTPUT:-/dev/null}"
 import json, os, sys
 from evals.errors import BadInputError

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
-from evals.world.outcome import Outcome, PullSnapshot
 
 from evals.grade.grader import TrialGrade, grade
 from evals.grade.judge import JudgeRequest, Verdict
 from evals.grade.rubric import load_rubric
+from evals.outcome import Outcome, PullSnapshot
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.git import changed_paths, diff_trees

@@ -35,6 +35,11 @@ class ReplayFixture(Model):
     notes: str = ""
     steps: list[Step]
     final_text: str = ""
+    expect_lost: list[str] | None = Field(
+        default=None,
+        description="a wrong replay's promise: exactly these rubric parts fall short of full marks "
+        "(`python -m evals check-task` holds it to that)",
+    )
 
 
 def fixture_path(scenario_dir: Path, name: str) -> Path:

@@ -1,4 +1,9 @@
-"""`scenarios`: list the scenarios."""
+"""`scenarios`: list the tasks with their tier, the services they use, their points and suites.
+
+Each scenario's rubric is loaded for its points, so a listing also proves every task still loads;
+a bad file exits 2 naming it, like any other command. `--names` prints bare names, one a line, for
+scripts (the nightly's shard plan); `--suite S` narrows either form to one suite of `evals.yaml`.
+"""
 
 from __future__ import annotations
 
@@ -7,17 +12,42 @@ import argparse
 from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
 
+HEADERS = ["task", "tier", "services", "points", "suites", "title"]
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("scenarios", help="list the scenarios")
+    parser = sub.add_parser("scenarios", help="list the scenarios (tier, services, points, suites)")
     add_config(parser)
+    parser.add_argument("--suite", help="only the scenarios of this suite (evals.yaml `suites:`)")
+    parser.add_argument("--names", action="store_true", help="bare names, one a line (for scripts)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.scenario import list_scenarios
+    from tabulate import tabulate
+
+    from evals.errors import BadInputError
+    from evals.grade.rubric import load_rubric
+    from evals.scenario import list_scenarios, load_scenario
 
     config, project = load_project(args.config)
-    for name in list_scenarios(project / config.scenarios_dir):
-        print(name)
+    folder = project / config.scenarios_dir
+    names = list_scenarios(folder)
+    if args.suite is not None:
+        if args.suite not in config.suites:
+            known = ", ".join(sorted(config.suites)) or "none"
+            raise BadInputError(f"--suite: no suite {args.suite!r} in evals.yaml (known: {known})")
+        names = [n for n in names if n in config.suites[args.suite]]
+    if args.names:
+        print("\n".join(names))
+        return ExitCode.PASS
+    rows = []
+    for name in names:
+        scenario = load_scenario(folder, name)
+        points = load_rubric(folder / name).max_points
+        suites = ",".join(s for s, members in config.suites.items() if name in members) or "-"
+        services = ",".join(scenario.used_services()) or "-"
+        rows.append([name, scenario.task_tier(), services, points, suites, scenario.title])
+    rows.sort(key=lambda r: (str(r[1]), str(r[0])))
+    print(tabulate(rows, headers=HEADERS))
     return ExitCode.PASS

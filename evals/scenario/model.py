@@ -82,11 +82,25 @@ class Prompts(Strict):
     task: str
 
 
+Tier = Literal["L1", "L2", "L3"]
+Service = Literal["gmail", "github", "notion"]
+SERVICES: tuple[Service, ...] = ("gmail", "github", "notion")
+TOOL_PREFIX: dict[str, Service] = {"GMAIL_": "gmail", "GITHUB_": "github", "NOTION_": "notion"}
+
+
 class Scenario(Strict):
-    """A loaded scenario: metadata from scenario.yaml plus the data files it points to."""
+    """A loaded scenario: metadata from scenario.yaml plus the data files it points to.
+
+    `tier` and `services` describe the task for suites and reports. Both may be omitted: services
+    are then derived from `expected_tools` (the tool slugs name their service), and the tier from
+    the task's shape (one service: L1; several stakeholders: L3; else L2), so a task folder
+    written before tiers existed still lists correctly.
+    """
 
     name: str
     title: str
+    tier: Tier | None = None
+    services: list[Service] | None = Field(default=None, min_length=1)
     agent_address: str
     start_time: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
     personas: list[Persona]
@@ -97,6 +111,29 @@ class Scenario(Strict):
     emails: list[Email]
     pages: list[PageSpec]
     files: dict[str, str] = Field(description="repo path -> content, from the scenario's repo folder")
+
+    @model_validator(mode="after")
+    def _known_services(self) -> Scenario:
+        if self.services is not None and len(set(self.services)) != len(self.services):
+            raise ValueError("`services` lists a service twice")
+        return self
+
+    def used_services(self) -> list[Service]:
+        """The services the task uses: as stated, else derived from the expected tools' slugs."""
+        if self.services is not None:
+            return [s for s in SERVICES if s in self.services]
+        found = {
+            svc for tool in self.expected_tools for pre, svc in TOOL_PREFIX.items() if tool.startswith(pre)
+        }
+        return [s for s in SERVICES if s in found]
+
+    def task_tier(self) -> Tier:
+        """The tier as stated, else derived from the task's shape."""
+        if self.tier is not None:
+            return self.tier
+        if len(self.personas) >= 2:
+            return "L3"
+        return "L1" if len(self.used_services()) <= 1 else "L2"
 
     def persona(self, persona_id: str) -> Persona:
         for persona in self.personas:

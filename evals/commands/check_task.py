@@ -1,0 +1,208 @@
+"""`check-task NAME`: is this task folder a working task? Validate every file, then grade its replays.
+
+A task is trustworthy only when its own reference solution scores full marks (else the rubric or the
+data is wrong, not the agent) and each wrong replay loses exactly the parts it says it loses (else
+a check passes work it should fail, or fails work it should pass). Everything runs offline: a fresh
+sandbox world per replay, and the human labels as the judge whatever keys the environment holds, so
+the answer never depends on a model. Bad data exits 2 naming the file and field; a replay that does
+not grade as declared exits 1 with what to fix (a missing label comes with its stub).
+
+Heavy imports (world, grader) live inside the functions: every command module is imported when
+`python -m evals` starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from evals.commands.common import add_config, load_project
+from evals.errors import ExitCode
+
+if TYPE_CHECKING:
+    from evals.agents.replay import ReplayFixture
+    from evals.config import Config
+    from evals.definition import LoadedScenario
+    from evals.grade.grader import TrialGrade
+    from evals.grade.labels import Label
+
+REFERENCE = "reference"
+
+
+@dataclass
+class TaskReport:
+    """What check-task found: lines to print, and the problems that make it exit 1."""
+
+    name: str
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    grades: dict[str, TrialGrade] = field(default_factory=dict)
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "check-task", help="validate a task folder and grade its reference and wrong replays offline"
+    )
+    add_config(parser)
+    parser.add_argument("name", help="the task, as `python -m evals scenarios` lists it")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+
+    config, project = load_project(args.config)
+    report = check_task(project, config, args.name)
+    for line in report.lines:
+        print(line)
+    if report.problems:
+        print(f"\n{args.name}: {len(report.problems)} problem(s)")
+        for problem in report.problems:
+            print(f"  - {problem}")
+        return ExitCode.REGRESSION
+    print(f"\n{args.name}: ok")
+    return ExitCode.PASS
+
+
+def check_task(project: Path, config: Config, name: str) -> TaskReport:
+    """Validate the folder (BadInputError on bad data), then grade every replay against its promise."""
+    import asyncio
+
+    from evals.definition import load_scenarios
+    from evals.grade.judge import make_judge
+    from evals.grade.labels import load_labels
+
+    loaded = load_scenarios(project, config, [name])[name]
+    labels = load_labels(loaded.folder)
+    loaded.judge = make_judge(config.judge, project, labels, api_key_present=False)
+    _validate_labels(loaded, labels)
+    fixtures = _load_replays(loaded)
+    report = TaskReport(name)
+    rubric = loaded.rubric
+    scenario = loaded.scenario
+    report.lines.append(
+        f"{name}: {scenario.task_tier()}, {','.join(scenario.used_services()) or 'no services'}, "
+        f"{rubric.max_points} points, {len(rubric.parts())} parts, replays: {', '.join(fixtures)}"
+    )
+    wrong = [r for r in fixtures if r != REFERENCE]
+    if not wrong:
+        report.problems.append(
+            "no wrong replay: add replays/<name>.yaml that does part of the task badly, with "
+            "`expect_lost: [part ids]` naming the parts it must lose"
+        )
+    grades = asyncio.run(_grade_all(loaded, list(fixtures), project / "agent"))
+    report.grades = grades
+    for replay, fixture in fixtures.items():
+        _judge_replay(report, loaded, replay, fixture, grades[replay])
+    return report
+
+
+def _validate_labels(loaded: LoadedScenario, labels: dict[tuple[str, str], Label]) -> None:
+    """Every label names a judged part and a score within its points."""
+    from evals.errors import BadInputError
+    from evals.grade.labels import LABELS_FILE
+
+    judged = {p.id: p.points for _, p in loaded.rubric.parts() if p.judge is not None}
+    path = loaded.folder / LABELS_FILE
+    for (part, _sha), label in labels.items():
+        if part not in judged:
+            raise BadInputError(f"{path}: labels: part {part!r} is not a judged part of rubric.yaml")
+        if label.score > judged[part]:
+            raise BadInputError(
+                f"{path}: labels: {part}: score {label.score} is above the part's {judged[part]} points"
+            )
+
+
+def _load_replays(loaded: LoadedScenario) -> dict[str, ReplayFixture]:
+    """Every replay fixture, reference first; a missing reference or an unknown part is bad data."""
+    from evals.agents.replay import fixture_path, load_fixture
+    from evals.errors import BadInputError
+
+    folder = loaded.folder / "replays"
+    if not fixture_path(loaded.folder, REFERENCE).is_file():
+        raise BadInputError(
+            f"{fixture_path(loaded.folder, REFERENCE)}: missing: every task needs its reference solution"
+        )
+    names = [REFERENCE, *sorted(p.stem for p in folder.glob("*.yaml") if p.stem != REFERENCE)]
+    parts = {p.id for _, p in loaded.rubric.parts()}
+    fixtures = {}
+    for replay in names:
+        fixture = load_fixture(loaded.folder, replay)
+        path = fixture_path(loaded.folder, replay)
+        if replay == REFERENCE and fixture.expect_lost:
+            raise BadInputError(f"{path}: expect_lost: the reference must lose nothing")
+        unknown = sorted(set(fixture.expect_lost or []) - parts)
+        if unknown:
+            raise BadInputError(f"{path}: expect_lost: not parts of rubric.yaml: {', '.join(unknown)}")
+        fixtures[replay] = fixture
+    return fixtures
+
+
+async def _grade_all(loaded: LoadedScenario, replays: list[str], agent_dir: Path) -> dict[str, TrialGrade]:
+    return {replay: await _grade_replay(loaded, replay, agent_dir) for replay in replays}
+
+
+async def _grade_replay(loaded: LoadedScenario, replay: str, agent_dir: Path) -> TrialGrade:
+    """One replay in a fresh sandbox world, graded like a trial of a run."""
+    import asyncio
+
+    from evals.agents.base import AgentPrompts
+    from evals.agents.resolve import resolve_agent
+    from evals.grade.grader import grade
+    from evals.world.environment import SandboxBackend
+
+    scenario = loaded.scenario
+    agent = resolve_agent(f"replay:{replay}", scenario, loaded.folder, agent_dir).make(0)
+    env = await SandboxBackend().create(scenario, 0, f"check-task-{replay}")
+    try:
+        prompts = AgentPrompts(
+            system=scenario.render(scenario.prompts.system, 0), task=scenario.render(scenario.prompts.task, 0)
+        )
+        await agent(prompts, env.toolset)
+        outcome = await env.snapshot()
+    finally:
+        await env.close()
+    return await asyncio.to_thread(grade, outcome, scenario, loaded.rubric, loaded.judge, loaded.folder)
+
+
+def _judge_replay(
+    report: TaskReport, loaded: LoadedScenario, replay: str, fixture: ReplayFixture, graded: TrialGrade
+) -> None:
+    """Compare one replay's grade with its promise; explain every difference."""
+    max_points = loaded.rubric.max_points
+    lost = [p for p in graded.parts if p.score is not None and p.score < p.max_points]
+    unscored = [p for p in graded.parts if p.score is None]
+    lost_points = sum(p.max_points - (p.score or 0) for p in lost)
+    head = f"  {replay}: {graded.total:g}/{max_points}"
+    head += f", lost {', '.join(p.id for p in lost)} ({lost_points:g} points)" if lost else ""
+    report.lines.append(head)
+    for part in unscored:
+        report.problems.append(f"{replay}: {part.id} unscored: {part.reason}")
+        if part.evidence_sha256:
+            stub = _label_stub(part.id, part.evidence_sha256, part.max_points, part.evidence_excerpt)
+            report.lines.append(stub)
+    expected = [] if replay == REFERENCE else fixture.expect_lost
+    if expected is None:
+        suggestion = f"expect_lost: [{', '.join(p.id for p in lost)}]"
+        report.lines.append(f"    (not declared; this replay loses what `{suggestion}` would say)")
+        return
+    for part in lost:
+        if part.id not in expected:
+            why = "the reference must score full marks" if replay == REFERENCE else "not in expect_lost"
+            score = f"{part.score:g}/{part.max_points}"
+            report.problems.append(f"{replay}: {part.id} scored {score} ({why}): {part.reason}")
+    scored_full = {p.id for p in graded.parts if p.score is not None and p.score == p.max_points}
+    for part_id in expected:
+        if part_id in scored_full:
+            report.problems.append(f"{replay}: {part_id} scored full marks, but expect_lost says it is lost")
+
+
+def _label_stub(part: str, sha: str, points: int, excerpt: str) -> str:
+    """The labels.yaml entry a person completes, with the start of the evidence to read first."""
+    shown = "\n".join(f"    # {line}" for line in excerpt.splitlines()[:12])
+    return (
+        f"    no label for this evidence; add to labels.yaml after reading it:\n{shown}\n"
+        f"  - part: {part}\n    evidence_sha256: {sha}\n    score: 0  # 0..{points}\n"
+        f"    by: YOUR NAME\n    why: ..."
+    )

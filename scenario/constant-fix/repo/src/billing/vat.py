@@ -1,0 +1,10 @@
+"""VAT for Dutch customers."""
+
+VAT_RATE = 0.12
+
+
+def gross(net: float) -> float:
+    """The amount with VAT, rounded to cents."""
+    if net < 0:
+        raise ValueError("net amount must not be negative")
+    return round(net * (1 + VAT_RATE), 2)

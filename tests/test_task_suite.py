@@ -1,0 +1,85 @@
+"""Every task in `scenario/` is a working task, and the suites in evals.yaml are what they claim.
+
+`check-task` is run in-process for each task: its reference replay must score full marks and each
+wrong replay must lose exactly the parts its `expect_lost` names, offline, with the human labels as
+judge. Nightshift is left to its own tests (tests/test_nightshift_*.py): its probes make it the one
+slow task, and its replays predate `expect_lost`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from evals.agents.replay import load_fixture
+from evals.commands.check_task import REFERENCE, check_task
+from evals.config import load_config
+from evals.grade.rubric import load_rubric
+from evals.scenario import list_scenarios, load_scenario
+from tests.conftest import ROOT
+
+CONFIG, _ = load_config(ROOT)
+SCENARIOS = ROOT / CONFIG.scenarios_dir
+TASKS = list_scenarios(SCENARIOS)
+LEGACY = {"trial-run", "nightshift"}  # written before tiers and expect_lost; not ours to edit
+NEW = [t for t in TASKS if t not in LEGACY]
+CHECKED = [t for t in TASKS if t != "nightshift"]
+
+
+@pytest.mark.parametrize("task", CHECKED)
+def test_check_task_passes(task: str) -> None:
+    report = check_task(ROOT, CONFIG, task)
+    assert report.problems == [], "\n".join(report.lines + report.problems)
+    reference = report.grades[REFERENCE]
+    assert reference.total == load_rubric(SCENARIOS / task).max_points
+    for replay, graded in report.grades.items():
+        if replay != REFERENCE:
+            assert graded.total < reference.total, f"{task}/{replay} loses nothing"
+
+
+@pytest.mark.parametrize("task", NEW)
+def test_each_new_task_states_its_tier_and_declares_a_wrong_replay(task: str) -> None:
+    scenario = load_scenario(SCENARIOS, task)
+    assert scenario.tier is not None and scenario.services is not None
+    folder = SCENARIOS / task
+    declared = [
+        p.stem for p in (folder / "replays").glob("*.yaml")
+        if p.stem != REFERENCE and load_fixture(folder, p.stem).expect_lost
+    ]
+    assert declared, f"{task}: no wrong replay declares expect_lost"
+    rubric = load_rubric(folder)
+    if scenario.tier == "L1":
+        assert 1 <= rubric.max_points <= 3
+        assert len(scenario.used_services()) == 1, f"{task}: an L1 task uses one service"
+
+
+def test_l1_has_at_least_ten_tasks_covering_every_service() -> None:
+    l1 = [load_scenario(SCENARIOS, t) for t in TASKS if load_scenario(SCENARIOS, t).task_tier() == "L1"]
+    assert len(l1) >= 10
+    assert Counter(s.used_services()[0] for s in l1).keys() == {"gmail", "github", "notion"}
+
+
+def test_personas_use_reserved_example_domains() -> None:
+    reserved = re.compile(r"@([\w.-]+\.)?(example|test|invalid)$|@example\.(com|org|net)$")
+    for task in TASKS:
+        for persona in load_scenario(SCENARIOS, task).personas:
+            assert reserved.search(persona.address), f"{task}: {persona.address}"
+
+
+def test_smoke_covers_every_tier_and_service_in_at_most_ten_tasks() -> None:
+    smoke = CONFIG.suites["smoke"]
+    assert len(smoke) <= 10
+    loaded = [load_scenario(SCENARIOS, t) for t in smoke]
+    assert {s.task_tier() for s in loaded} == {"L1", "L2", "L3"}
+    assert {svc for s in loaded for svc in s.used_services()} == {"gmail", "github", "notion"}
+    l1_services = {s.used_services()[0] for s in loaded if s.task_tier() == "L1"}
+    assert l1_services == {"gmail", "github", "notion"}, "smoke's L1 tasks cover each service alone"
+
+
+def test_full_is_every_task_and_the_default_suite_is_smoke() -> None:
+    assert sorted(CONFIG.suites["full"]) == TASKS
+    assert CONFIG.suite == CONFIG.suites["smoke"]
+    raw = (ROOT / "evals.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^suite: smoke\b", raw, re.MULTILINE)
