@@ -34,7 +34,7 @@ from evals.grade.rubric import load_rubric
 from evals.outcome import Outcome, PullSnapshot
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.world.git import changed_paths, diff_trees
+from evals.treediff import changed_paths, diff_trees
 from evals.world.model import Block
 from tests.test_nightshift_reference import play
 
