@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from evals.config import GateConfig, Threshold
 from evals.gate import Decision, decide, extra_trials
 from evals.stats import Estimate, cluster
+
+if TYPE_CHECKING:  # numpy is imported where it is used, so `python -m evals` starts without it
+    import numpy as np
 
 FALSE_ALARM_GOAL = 0.05
 DETECTION_GOAL = 0.80
@@ -66,6 +68,8 @@ class BenchResult:
 
 
 def _draw(rng: np.random.Generator, s: Scenario, mean: float, n: int) -> list[float]:
+    import numpy as np
+
     return [float(x) for x in np.clip(np.rint(rng.normal(mean, s.sd, n)), 0, s.max_points)]
 
 
@@ -100,6 +104,8 @@ def _outcome(
 def run_bench(
     s: Scenario, threshold: Threshold, gate: GateConfig, runs: int = 2000, seed: int = 0
 ) -> BenchResult:
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     return BenchResult(
         scenario=s,

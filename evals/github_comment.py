@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from github import Auth, Github, GithubException
-from github.IssueComment import IssueComment
+if TYPE_CHECKING:
+    from github import Github
+    from github.IssueComment import IssueComment
 
 from evals.errors import BadInputError, InfrastructureError
 from evals.report import MARKER
@@ -52,6 +53,8 @@ def sticky_body(report: str) -> str:
 
 def token_login(gh: Github) -> str | None:
     """The login of the token's own user, or None for an installation token (GitHub: 403 on /user)."""
+    from github import GithubException
+
     try:
         return gh.get_user().login
     except GithubException as exc:
@@ -74,6 +77,10 @@ def is_ours(comment: IssueComment, own_login: str | None) -> bool:
 
 def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
     """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
+    # PyGithub loads in a fifth of a second; only this command pays for it, not every CLI start.
+    from github import Auth, Github, GithubException
+    from requests.exceptions import RetryError
+
     # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
     gh = Github(
         auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
@@ -99,6 +106,11 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
         if exc.status == 404:
             raise BadInputError(f"{repo}#{pr}: not found, or not visible to the token (404)") from exc
         raise InfrastructureError(f"GitHub comment failed: {exc.status} {message}") from exc
+    except RetryError as exc:  # PyGithub retries 5xx; what is left is GitHub answering, with errors
+        raise InfrastructureError(
+            f"GitHub answered with server errors (5xx) at {api_url or DEFAULT_API_URL} after retries; "
+            f"the comment was not posted (the report is in report.md); re-run the job later: {exc}"
+        ) from exc
     except OSError as exc:
         raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
     finally:

@@ -474,7 +474,7 @@ class Runner:
             path_prefix.insert(0, str(Path(sys.executable).parent))
         elif action == "actions/upload-artifact":
             source = workspace / with_["path"]
-            if not source.exists() or not any(source.iterdir()):
+            if not source.exists() or (source.is_dir() and not any(source.iterdir())):
                 if with_.get("if-no-files-found", "warn") == "error":
                     return StepLog(label, skipped=False, returncode=1, stderr=f"no files at {source}\n")
                 return StepLog(label, skipped=False, returncode=0, stdout=f"warning: no files at {source}\n")
@@ -485,7 +485,11 @@ class Runner:
                         label, skipped=False, returncode=1, stderr=f"artifact {target.name} exists\n"
                     )
                 shutil.rmtree(target)
-            shutil.copytree(source, target)
+            if source.is_file():  # one file: the artifact holds it under its own name
+                target.mkdir(parents=True)
+                shutil.copy2(source, target / source.name)
+            else:
+                shutil.copytree(source, target)
         elif action == "actions/download-artifact":
             dest = workspace / with_.get("path", ".")
             if with_.get("name"):

@@ -81,7 +81,7 @@ def test_regrading_a_stored_run_gives_the_same_scores(project: Path) -> None:
 def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
     bad = project / "runs" / "bad"
     main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(bad)])
-    assert main(["baseline", "bless", "--run", str(bad)]) == 0
+    assert main(["baseline", "bless", "--run", str(bad), "--force"]) == 0
     blessed = json.loads((project / "baseline" / "baseline.json").read_text())
     assert blessed["scenarios"]["trial-run"]["total_mean"] == 2
     assert blessed["scenarios"]["trial-run"]["trials"][0]["parts"]["T3a"] == 0

@@ -41,6 +41,7 @@ class IssueState:
     comments: list[Comment] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     next_id: int = 1000
+    server_error: int | None = None  # answer every request with this 5xx (GitHub having a bad day)
 
 
 class FakeGitHubIssues:
@@ -146,6 +147,8 @@ class FakeGitHubIssues:
         s = self.state
         base = f"/repos/{s.owner}/{s.repo}"
         self.state.requests.append((method, path))
+        if s.server_error is not None:
+            return s.server_error, {"message": "Server Error"}, {}
         if path == base and method == "GET":
             return 200, self.repo_json(), {}
         if path == "/user" and method == "GET":
