@@ -117,6 +117,20 @@ def shared_parts(agg: ScenarioAggregate, base: BaselineScenario) -> Shared:
     )
 
 
+def never_scored(agg: ScenarioAggregate, base: BaselineScenario, parts: list[str]) -> list[str]:
+    """Parts at 0 in every scored trial on both sides (the eval-suite seed's "suspect the task")."""
+
+    def zero(values: list[float | None]) -> bool:
+        scored = [v for v in values if v is not None]
+        return bool(scored) and all(v == 0 for v in scored)
+
+    return [
+        p
+        for p in parts
+        if zero([t.get(p) for t in agg.total.per_trial_parts]) and zero([t.parts.get(p) for t in base.trials])
+    ]
+
+
 def _items(
     run: dict[str, CategoryStats], means: dict[str, float | None], rates: dict[str, float | None]
 ) -> dict[str, ItemDelta]:
@@ -209,6 +223,13 @@ def compare(
             result.notices.append(
                 f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
                 f"{', '.join(shared.excluded)}"
+            )
+        suspect = never_scored(agg, base, shared.parts)
+        if suspect:
+            result.notices.append(
+                f"{name}: suspect the task: {', '.join(suspect)} scored 0 in every trial of both the "
+                "baseline and this run (0 % pass@k almost always means a task or grader bug, "
+                "not a hopeless agent)"
             )
         result.scenarios[name] = _scenario(agg, base, shared)
         prior_sd = settings.gate.prior_sd_percent / 100 * agg.max_points

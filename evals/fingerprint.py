@@ -28,7 +28,9 @@ from evals.scenario.model import Scenario
 
 EXCLUDED_DIRS = {"replays", "__pycache__"}
 LABELS_FILE = "labels.yaml"
-EXCLUDED_FILES = {LABELS_FILE}  # fingerprinted on its own line (`labels`), not as scenario data
+# labels.yaml is fingerprinted on its own line (`labels`), not as scenario data; a scenario's
+# README is its documentation (a data dictionary for people), which grades nothing.
+EXCLUDED_FILES = {LABELS_FILE, "README.md"}
 PROJECT = Path(__file__).resolve().parent.parent
 # The grading core every scenario runs through, whatever its rubric names.
 CORE_MODULES = ("evals.grade.grader", "evals.grade.evidence", "evals.grade.registry")

@@ -152,7 +152,7 @@ def _definition_changes(files: list[str], shown: int = 40) -> list[str]:
     """A PR that edits the eval definition was still judged by the base's: say so, name the files."""
     if not files:
         return []
-    names = ", ".join(md_code(f) for f in files[:shown])
+    names = ", ".join(md_code(f, 120) for f in files[:shown])  # file names come from the PR
     more = f" and {len(files) - shown} more" if len(files) > shown else ""
     return [
         "> **This PR changes the eval definition.** It was evaluated with the base branch's definition; "

@@ -99,5 +99,5 @@ def test_a_judge_prompt_without_a_version_is_rejected_before_the_run(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     prompt = project / "scenario" / "trial-run" / "judge" / "T5.md"
-    prompt.write_text(prompt.read_text().replace("version: 1", "owner: someone"))
+    prompt.write_text(re.sub(r"(?m)^version: \d+$", "owner: someone", prompt.read_text()))
     _assert_rejected(_run(project / "runs" / "x"), capsys, project / "runs" / "x", "T5.md")

@@ -103,6 +103,16 @@ def test_without_a_token_or_a_report_nothing_is_posted(
     assert github.state.requests == []
 
 
+def test_a_github_server_error_is_infrastructure_and_not_called_unreachable(
+    github: FakeGitHubIssues, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    github.state.server_error = 502
+    assert comment(write_report(tmp_path / "run", "report")) == 3
+    err = capsys.readouterr().err
+    assert "server errors (5xx)" in err and "unreachable" not in err
+    assert github.comments_on(7) == []
+
+
 def test_a_person_quoting_or_copying_the_marker_is_never_edited_or_deleted(
     github: FakeGitHubIssues, tmp_path: Path
 ) -> None:
@@ -135,13 +145,3 @@ def test_with_a_personal_token_its_own_comment_is_the_sticky_one(
     assert "fresh report" in after[mine.id].body
     assert actions.id not in after  # a duplicate of ours, removed
     assert after[person.id].body == f"{MARKER}\nnot theirs"
-
-
-def test_a_github_server_error_is_infrastructure_and_not_called_unreachable(
-    github: FakeGitHubIssues, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    github.state.server_error = 502
-    assert comment(write_report(tmp_path / "run", "report")) == 3
-    err = capsys.readouterr().err
-    assert "server errors (5xx)" in err and "unreachable" not in err
-    assert github.comments_on(7) == []

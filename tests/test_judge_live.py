@@ -126,7 +126,7 @@ def test_each_judge_call_is_temperature_zero_with_the_configured_model_and_fence
         content = body["messages"][0]["content"]
         assert "```evidence\n" in content and "{{" not in content
         assert "version:" not in content  # front matter is metadata, not prompt text
-    assert parts(project / "runs" / "r")["T1b"]["judge"]["prompt_version"] == "1"
+    assert parts(project / "runs" / "r")["T1b"]["judge"]["prompt_version"] == "2"
 
 
 def test_regrading_with_the_cache_sends_no_requests(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,11 +173,13 @@ def test_a_bumped_prompt_version_misses_the_cache(project: Path, monkeypatch: py
     with judge_server(monkeypatch, lambda part: verdict(0)) as stub:
         run(out, "regressed")
         prompt = project / "scenario" / "trial-run" / "judge" / "T1b.md"
-        prompt.write_text(prompt.read_text().replace("version: 1", "version: 2"), encoding="utf-8")
+        text = prompt.read_text()
+        current = int(re.search(r"(?m)^version: (\d+)$", text).group(1))  # type: ignore[union-attr]
+        prompt.write_text(text.replace(f"version: {current}", f"version: {current + 1}"), encoding="utf-8")
         stub.requests.clear()
         main(["grade", "--run", str(out)])
     assert asked(stub) == ["T1b"]
-    assert parts(out)["T1b"]["judge"]["prompt_version"] == "2"
+    assert parts(out)["T1b"]["judge"]["prompt_version"] == str(current + 1)
 
 
 def test_a_different_judge_model_misses_the_cache(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,7 @@ CHECK_MODULE = '''\
 from __future__ import annotations
 
 from evals.grade.checks.common import heads
-from evals.grade.checks.python_ast import assigned_value
+from evals.grade.checks.python_values import assigned_value
 from evals.grade.registry import CheckResult, GradeContext, check
 
 

@@ -251,7 +251,7 @@ def test_retrieve_a_page_and_fetch_children_by_id(tools: SandboxToolset) -> None
     audit = page(tools, "audit")
     got = tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": audit.id.replace("-", "")})
     assert got["successful"] and got["data"]["url"] == audit.url
-    assert got["data"]["properties"]["title"]["title"][0]["plain_text"] == "Q3 Security Audit 2025"
+    assert got["data"]["properties"]["title"]["title"][0]["plain_text"] == "Q3 Audit 2025"
     assert not tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": "nope"})["successful"]
     rows = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": block_id(tools, "audit", "findings")})
     header = rows["data"]["results"][0]["table_row"]["cells"]

@@ -1,11 +1,21 @@
 """Evidence for the judge: only one part's artefacts, normalised so equal content hashes equally.
 
-Repo names and Notion ids differ per trial and per backend; replacing them with placeholders means a
-human label given once holds for every trial that produced the same text. Evidence is capped so one
-runaway artefact cannot make a judge call expensive; the hash is of exactly what the judge sees.
+Before it is hashed and judged, evidence is normalised, so text that differs only in details that
+change per trial, per backend or with the sandbox clock keeps its label and its cache entry:
+
+- the repo's full name (`owner/hydra-pipeline-3`) -> `{repo}`, its bare name -> `{repo-name}`;
+- each Notion page's URL and id (dashed or not) -> `{page:<key>}`;
+- ISO-8601 timestamps (`2025-07-14T03:12:00Z`, with or without seconds, fraction or offset) -> `{time}`;
+- git shas (40 hex) -> `{sha}`; any other UUID -> `{id}`.
+
+Nothing a grader reads as prose is touched (PR numbers, ticket numbers and values stay). Evidence is
+capped so one runaway artefact cannot make a judge call expensive; the hash is of exactly what the
+judge sees.
 """
 
 from __future__ import annotations
+
+import re
 
 from evals.jsonio import sha256_text
 from evals.outcome import Outcome
@@ -13,13 +23,23 @@ from evals.outcome import Outcome
 MAX_CHARS = 40_000
 
 
+TIMESTAMP = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?![\w:])"
+)
+SHA = re.compile(r"\b[0-9a-f]{40}\b")
+UUID = re.compile(r"\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b", re.IGNORECASE)
+
+
 def normalise(text: str, outcome: Outcome) -> str:
     for repo in outcome.repos:
         text = text.replace(repo.full_name, "{repo}")
+        text = re.sub(rf"\b{re.escape(repo.full_name.split('/')[-1])}\b", "{repo-name}", text)
     for page in outcome.pages:
         name = f"{{page:{page.key or page.title}}}"
         text = text.replace(page.url, name).replace(page.id, name).replace(page.id.replace("-", ""), name)
-    return text
+    text = TIMESTAMP.sub("{time}", text)
+    text = SHA.sub("{sha}", text)
+    return UUID.sub("{id}", text)
 
 
 def clip(text: str, limit: int = MAX_CHARS) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from evals.errors import BadInputError
@@ -32,10 +33,37 @@ class LabelFile(BaseModel):
     labels: list[Label] = Field(default_factory=list)
 
 
+def cut_by_comment(text: str) -> list[str]:
+    """Plain (unquoted) scalars followed on their line by ` #...`: YAML reads that as a comment, so
+    `why: The #131 row gives ...` loads as "The". Each entry names the line and what was kept."""
+    lines = text.splitlines()
+    found: list[str] = []
+    root = yaml.compose(text)
+    stack: list[yaml.Node] = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(v for pair in node.value for v in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.ScalarNode) and node.style is None and node.end_mark.line < len(lines):
+            rest = lines[node.end_mark.line][node.end_mark.column :]
+            if rest.lstrip().startswith("#") and rest.startswith((" ", "\t")):
+                line = node.end_mark.line + 1
+                found.append(f"line {line}: {node.value!r} is followed by {rest.strip()[:40]!r}")
+    return sorted(found)
+
+
 def load_labels(scenario_dir: Path) -> dict[tuple[str, str], Label]:
     path = scenario_dir / LABELS_FILE
     if not path.exists():
         return {}
+    cut = cut_by_comment(path.read_text(encoding="utf-8"))
+    if cut:
+        raise BadInputError(
+            f"{path}: a value is cut short by ` #` (YAML starts a comment there; quote the value): "
+            + "; ".join(cut)
+        )
     data = validate(LabelFile, read_data(path), path)
     out: dict[tuple[str, str], Label] = {}
     for label in data.labels:

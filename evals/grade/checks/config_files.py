@@ -1,13 +1,18 @@
 """Checks on configuration files the agent writes, parsed as what they are: `.env` templates.
 
-An env template is read line by line as `NAME=value` (an optional `export `, quotes stripped), so
-order, comments and quoting do not matter; what matters is that every variable is declared and
-that none carries a real value.
+An env template is read with python-dotenv's own parser (`export`, quotes, inline `# comments`,
+blank lines), so order, comments and quoting do not matter; what matters is that every variable is
+declared and that none carries a real value. When the rubric gives each variable's placeholder (the
+Deployment Spec's own table), the value must be that placeholder; given only the names, any
+`<lower-case-with-dashes>` placeholder is accepted. Reasons quote the file's own line.
 """
 
 from __future__ import annotations
 
+import io
 import re
+
+from dotenv import dotenv_values
 
 from evals.grade.checks.common import heads
 from evals.grade.registry import CheckResult, GradeContext, check
@@ -16,39 +21,51 @@ PLACEHOLDER = r"^<[a-z0-9][a-z0-9-]*>$"
 
 
 def parse_env(text: str) -> dict[str, str]:
-    """`NAME=value` lines (an optional `export `, quotes stripped); comments and blanks skipped."""
-    out: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        name, _, value = line.removeprefix("export ").partition("=")
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        out[name.strip()] = value
-    return out
+    """NAME -> value as python-dotenv reads the file (a name without `=` maps to '')."""
+    return {name: value or "" for name, value in dotenv_values(stream=io.StringIO(text)).items()}
+
+
+def _line(text: str, name: str) -> str:
+    """The file's own line that declares `name`, for the reason."""
+    pattern = re.compile(rf"^\s*(export\s+)?{re.escape(name)}\s*=")
+    return next((line.strip() for line in text.splitlines() if pattern.match(line)), name)
 
 
 @check("env_file_has_placeholders")
 def env_file_has_placeholders(
-    ctx: GradeContext, path: str, variables: list[str], placeholder: str = PLACEHOLDER
+    ctx: GradeContext, path: str, variables: list[str] | dict[str, str], placeholder: str = PLACEHOLDER
 ) -> CheckResult:
-    """At some head, `path` names every variable in `variables`, each with a placeholder value."""
+    """At some head, `path` names every variable, each with its placeholder and no real value.
+
+    `variables` is either the names (any `placeholder`-shaped value passes) or name -> the spec's
+    own placeholder for it (that exact value passes).
+    """
     notes = []
     pattern = re.compile(placeholder)
+    wanted = variables if isinstance(variables, dict) else dict.fromkeys(variables, "")
     for label, files in heads(ctx.outcome):
         if path not in files:
             continue
-        env = parse_env(files[path])
-        missing = [v for v in variables if v not in env]
-        real = [v for v in variables if v in env and not pattern.match(env[v])]
-        if not missing and not real:
-            return CheckResult(True, f"{label}: {path} has all {len(variables)} variables with placeholders")
+        text = files[path]
+        env = parse_env(text)
+        missing = [v for v in wanted if v not in env]
+
+        wrong = [
+            v
+            for v in wanted
+            if v in env and not (env[v] == wanted[v] if wanted[v] else pattern.match(env[v]))
+        ]
+        if not missing and not wrong:
+            kind = "the spec's placeholders" if isinstance(variables, dict) else "placeholders"
+            return CheckResult(True, f"{label}: {path} has all {len(wanted)} variables with {kind}")
         problems = []
         if missing:
             problems.append(f"missing {', '.join(missing)}")
-        if real:
-            problems.append(f"not placeholders: {', '.join(real)}")
+        if wrong:
+            shown = "; ".join(
+                f"`{_line(text, v)}`" + (f" (spec: {wanted[v]})" if wanted[v] else "") for v in wrong[:4]
+            )
+            more = f" and {len(wrong) - 4} more" if len(wrong) > 4 else ""
+            problems.append(f"not the placeholder: {shown}{more}")
         notes.append(f"{label}: {'; '.join(problems)}")
     return CheckResult(False, "; ".join(notes) or f"no head has {path}")

@@ -1,9 +1,14 @@
-"""Checks on the mail the agent sent: by recipient and thread, never by what the agent said it sent.
+"""Checks on the mail the agent sent: by recipient, never by what the agent said it sent.
 
-"Reply in the same thread" is read from the world's thread ids (which seeded emails a message's
-thread holds), never from a subject line. A bullet count is counted from the body's lines (nested
-and numbered items count too), since "at most 10 bullet points" is a fact about the message, not a
-matter of taste.
+Mail criteria grade the mail sent to the right person, whether it went as a reply in their thread
+or as a new message: the seed's rubric rows grade what a mail says and no row scores threading.
+`sent_to` reports which it was (read from the world's thread ids, never from a subject line) in its
+detail, so the part's checks show it without it costing a point; `replied_in_thread` stays in the
+vocabulary for a rubric row that does ask for a reply. A bullet count is counted from the body's
+lines (`-`, `*`, `•`, en and em dashes, numbered items), since "at most 10 bullet points" is a fact
+about the message; the format rule is the seed's deduction ("a formatted multi-section document
+with headers and nested sub-bullets"), not a house style: a single title line over a flat list is
+still a list.
 """
 
 from __future__ import annotations
@@ -14,8 +19,16 @@ from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 from evals.outcome import SentMail
 
-BULLET = re.compile(r"^\s*(?:[-*•▪◦]|\d{1,2}[.)])\s+\S")
+BULLET = re.compile(r"^\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")
+NESTED = re.compile(r"^(?: {2,}|\t)\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][A-Z0-9 /&-]{3,}:?\s*$)")
+ETA = re.compile(
+    r"\bETA\b[^\n]{0,60}|\b(?:by|within|before)\s+(?:end of (?:the )?day|EOD|tonight|tomorrow|today|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|\d{1,2}(?::\d\d)?\s*(?:am|pm|utc)?|"
+    r"(?:the next |an? )?\d+\s*(?:minutes?|hours?|days?))\b",
+    re.IGNORECASE,
+)
+MARKDOWN_HEADING = re.compile(r"^\s*#{1,6}\s+\S")
 
 
 def to_persona(ctx: GradeContext, persona: str) -> tuple[str, list[SentMail]]:
@@ -29,6 +42,24 @@ def in_thread(ctx: GradeContext, persona: str, email: str | None = None) -> tupl
     address, sent = to_persona(ctx, persona)
     threads = {email} if email else {e.id for e in ctx.scenario.emails if e.sender == persona}
     return address, [m for m in sent if threads & set(m.thread_seed_ids)]
+
+
+def threading(ctx: GradeContext, persona: str, sent: list[SentMail]) -> str:
+    """'in-thread reply' or 'sent as a new message', for a detail (reported, not scored)."""
+    threads = {e.id for e in ctx.scenario.emails if e.sender == persona}
+    replies = [m for m in sent if threads & set(m.thread_seed_ids)]
+    if replies:
+        return "an in-thread reply"
+    return "sent as a new message, not in their thread (reported, not scored: no rubric row asks)"
+
+
+@check("sent_to")
+def sent_to(ctx: GradeContext, persona: str) -> CheckResult:
+    """Some mail went to the persona; the detail says whether it was an in-thread reply."""
+    address, sent = to_persona(ctx, persona)
+    if not sent:
+        return CheckResult(False, f"no mail sent to {address}")
+    return CheckResult(True, f"{len(sent)} mail(s) to {address}, {threading(ctx, persona, sent)}")
 
 
 @check("replied_in_thread")
@@ -47,39 +78,56 @@ def replied_in_thread(ctx: GradeContext, persona: str, email: str | None = None)
 
 
 @check("links_pull_request")
-def links_pull_request(ctx: GradeContext, persona: str) -> CheckResult:
-    """Some mail to the persona contains a link to a pull request the agent opened."""
+def links_pull_request(ctx: GradeContext, persona: str, or_eta: bool = False) -> CheckResult:
+    """Some mail to the persona links a pull request the agent opened (or, with `or_eta`, gives an
+    ETA for it: the trial run's "PR link or ETA")."""
     address, sent = to_persona(ctx, persona)
     for message in sent:
         links = mentions_pr(message.body, ctx.outcome)
         if links:
             return CheckResult(True, f"mail to {address} links {links[0]}")
-    return CheckResult(
-        False, f"no mail to {address} links a pull request of this run", sent[0].body[:400] if sent else ""
-    )
+        eta = ETA.search(message.body) if or_eta else None
+        if eta:
+            return CheckResult(True, f"mail to {address} gives an ETA: '{eta.group(0)}'")
+    wanted = "a pull request of this run" + (" or an ETA" if or_eta else "")
+    return CheckResult(False, f"no mail to {address} links {wanted}", sent[0].body[:400] if sent else "")
 
 
 def bullets(body: str) -> int:
     return sum(1 for line in body.splitlines() if BULLET.match(line))
 
 
+def nested(body: str) -> int:
+    return sum(1 for line in body.splitlines() if NESTED.match(line))
+
+
 def headings(body: str) -> list[str]:
     return [line.strip() for line in body.splitlines() if HEADING.match(line) and not BULLET.match(line)]
 
 
+def sections(body: str) -> list[str]:
+    """Section headings: any markdown heading, or every heading-like line once there are two or more
+    (one title line over a list, "INC-2025-0714 RESOLVED", is a title, not a section)."""
+    found = headings(body)
+    if any(MARKDOWN_HEADING.match(h) for h in found) or len(found) >= 2:
+        return found
+    return []
+
+
 @check("plain_bullet_list")
 def plain_bullet_list(ctx: GradeContext, persona: str, max_bullets: int, min_bullets: int = 3) -> CheckResult:
-    """An in-thread mail to the persona is a plain bullet list of min..max items, with no section
-    headings (a formatted multi-section report is not what was asked for)."""
-    address, sent = in_thread(ctx, persona)
+    """A mail to the persona is a bullet list of min..max items, not "a formatted multi-section
+    document with headers and nested sub-bullets" (the seed's run-0 deduction)."""
+    address, sent = to_persona(ctx, persona)
     if not sent:
-        return CheckResult(False, f"no in-thread mail to {address}")
+        return CheckResult(False, f"no mail sent to {address}")
     notes = []
     for message in sent:
-        count, heads = bullets(message.body), headings(message.body)
-        if min_bullets <= count <= max_bullets and not heads:
-            return CheckResult(True, f"mail to {address} '{message.subject}' has {count} bullets")
-        shape = f"{count} bullets" + (f", headings {heads[:3]}" if heads else "")
+        count, heads, sub = bullets(message.body), sections(message.body), nested(message.body)
+        if min_bullets <= count <= max_bullets and not heads and not sub:
+            return CheckResult(True, f"mail to {address} '{message.subject}' is a list of {count} bullets")
+        shape = f"{count} bullets" + (f", section headings {heads[:3]}" if heads else "")
+        shape += f", {sub} nested sub-bullet(s)" if sub else ""
         notes.append(f"'{message.subject}': {shape}")
     return CheckResult(
         False, f"mail to {address} is not a list of {min_bullets}-{max_bullets} bullets: " + "; ".join(notes)
@@ -88,10 +136,10 @@ def plain_bullet_list(ctx: GradeContext, persona: str, max_bullets: int, min_bul
 
 @check("mentions_all")
 def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckResult:
-    """One in-thread mail to the persona matches every regex in `patterns` (case-insensitive)."""
-    address, sent = in_thread(ctx, persona)
+    """One mail to the persona matches every regex in `patterns` (case-insensitive)."""
+    address, sent = to_persona(ctx, persona)
     if not sent:
-        return CheckResult(False, f"no in-thread mail to {address}")
+        return CheckResult(False, f"no mail sent to {address}")
     best: list[str] = patterns
     for message in sent:
         missing = [p for p in patterns if not re.search(p, message.body, re.IGNORECASE)]
@@ -103,8 +151,8 @@ def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckR
 
 @check("links_notion_page")
 def links_notion_page(ctx: GradeContext, persona: str, page: str) -> CheckResult:
-    """An in-thread mail to the persona links the Notion page (its URL or id)."""
-    address, sent = in_thread(ctx, persona)
+    """A mail to the persona links the Notion page (its URL or id)."""
+    address, sent = to_persona(ctx, persona)
     target = ctx.outcome.page(page)
     if target is None:
         return CheckResult(False, f"page {page!r} is missing")
@@ -113,7 +161,7 @@ def links_notion_page(ctx: GradeContext, persona: str, page: str) -> CheckResult
         if any(f in message.body for f in forms):
             return CheckResult(True, f"mail to {address} links {target.title}")
     return CheckResult(
-        False, f"no in-thread mail to {address} links {target.title}", sent[-1].body[:400] if sent else ""
+        False, f"no mail to {address} links {target.title}", sent[-1].body[:400] if sent else ""
     )
 
 

@@ -2,11 +2,14 @@
 
 `"4Gi"`, `4Gi` and `"4096Mi"` are the same memory limit; a regex on the text would disagree. The
 Deployment is found by `kind` (multi-document files are fine), the container by name when given.
+Quantities are normalised the way Kubernetes reads them (binary `Ki..Ei`, decimal `k..E`, `m`
+milli); a reason quotes the value as the file writes it (`4096Mi`), never the normalised one.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -16,16 +19,21 @@ from evals.grade.registry import CheckResult, GradeContext, check
 
 UNITS = {
     "": 1,
+    "m": 10**-3,
     "k": 10**3,
     "M": 10**6,
     "G": 10**9,
     "T": 10**12,
+    "P": 10**15,
+    "E": 10**18,
     "Ki": 2**10,
     "Mi": 2**20,
     "Gi": 2**30,
     "Ti": 2**40,
+    "Pi": 2**50,
+    "Ei": 2**60,
 }
-QUANTITY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kMGT]i?|)\s*$")
+QUANTITY = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)\s*(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|)\s*$")
 
 
 def quantity_bytes(value: object) -> float | None:
@@ -48,7 +56,11 @@ def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, 
     return [c for c in found if name is None or c.get("name") == name]
 
 
-def _read(ctx: GradeContext, path: str, pick: Any, expected: object, describe: str) -> CheckResult:
+Pick = Callable[[dict[str, Any]], tuple[bool, str]]
+
+
+def _read(ctx: GradeContext, path: str, pick: Pick, expected: object, describe: str) -> CheckResult:
+    """`pick(deployment) -> (right, the value as the file writes it)` at each head that changed `path`."""
     notes = []
     for label, files in changed_heads(ctx.outcome, path):
         if path not in files:
@@ -63,18 +75,23 @@ def _read(ctx: GradeContext, path: str, pick: Any, expected: object, describe: s
             notes.append(f"{label}: no Deployment in {path}")
             continue
         values = [pick(doc) for doc in docs]
-        if all(v == expected for v in values):
-            return CheckResult(True, f"{label}: {describe} = {values[0]!r}")
-        notes.append(f"{label}: {describe} = {', '.join(repr(v) for v in values)}")
+        if all(ok for ok, _ in values):
+            return CheckResult(True, f"{label}: {describe} = {values[0][1]}")
+        notes.append(f"{label}: {describe} = {', '.join(shown for _, shown in values)}")
     if not notes:
         return CheckResult(False, f"no pull request or push changed {path}")
-    return CheckResult(False, f"expected {describe} = {expected!r}; " + "; ".join(notes))
+    return CheckResult(False, f"expected {describe} = {expected}; " + "; ".join(notes))
 
 
 @check("deployment_replicas")
 def deployment_replicas(ctx: GradeContext, path: str, equals: int) -> CheckResult:
     """At a head that changed `path`, every Deployment in it has `spec.replicas == equals`."""
-    return _read(ctx, path, lambda d: (d.get("spec") or {}).get("replicas"), equals, "spec.replicas")
+
+    def pick(doc: dict[str, Any]) -> tuple[bool, str]:
+        value = (doc.get("spec") or {}).get("replicas")
+        return value == equals and not isinstance(value, bool), str(value)
+
+    return _read(ctx, path, pick, equals, "spec.replicas")
 
 
 @check("container_memory_limit")
@@ -84,15 +101,12 @@ def container_memory_limit(
     """At a head that changed `path`, the container's `resources.limits.memory` is `equals`."""
     wanted = quantity_bytes(equals)
 
-    def pick(doc: dict[str, Any]) -> object:
+    def pick(doc: dict[str, Any]) -> tuple[bool, str]:
         containers = _containers(doc, container)
         if not containers:
-            return "no such container"
+            return False, f"no container {container!r}"
         limits = [((c.get("resources") or {}).get("limits") or {}).get("memory") for c in containers]
-        if all(quantity_bytes(v) == wanted for v in limits):
-            return wanted
-        return ", ".join(str(v) for v in limits)
+        shown = ", ".join("not set" if v is None else str(v) for v in limits)
+        return all(quantity_bytes(v) == wanted for v in limits), shown
 
-    result = _read(ctx, path, pick, wanted, "resources.limits.memory")
-    detail = result.detail.replace(repr(wanted), repr(equals))
-    return CheckResult(result.passed, detail, result.evidence)
+    return _read(ctx, path, pick, equals, "resources.limits.memory")

@@ -87,7 +87,8 @@ def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, 
     if block.archived:
         return CheckResult(False, f"{snap.title}: row {row} was deleted")
     value = block.cells[index]
-    if value.strip().lower().startswith(equals.lower()):
+    # "✅ Remediated", "DONE", "Remediated - Pending Review" all start with the status asked for.
+    if re.sub(r"^[\W_]+", "", value.strip()).lower().startswith(equals.lower()):
         return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r}")
     appended = [b.text for b in blocks_of(snap) if b.created_by == "agent" and row in b.text]
     hint = " (the agent appended text about it instead of changing the row)" if appended else ""
@@ -226,6 +227,15 @@ def row_cells_link_pull_requests(
     return CheckResult(True, f"{snap.title}: {', '.join(rows)} link their PRs")
 
 
+def route_pattern(path: str) -> re.Pattern[str]:
+    """A route path as docs write it: `{job_id}`, `:job_id` or `<job_id>` for a path parameter."""
+    parts = re.split(r"\{(\w+)\}", path)
+    out = ""
+    for i, piece in enumerate(parts):
+        out += re.escape(piece) if i % 2 == 0 else rf"(?:\{{{piece}\}}|:{piece}\b|<{piece}>)"
+    return re.compile(out + r"(?![\w/])")
+
+
 @check("names_every_route")
 def names_every_route(ctx: GradeContext, page: str, source: str) -> CheckResult:
     """The agent's text on the page names every endpoint path the seeded `source` defines."""
@@ -234,7 +244,7 @@ def names_every_route(ctx: GradeContext, page: str, source: str) -> CheckResult:
     wanted = routes(primary_repo(ctx.outcome).seed_files[source])
     if not text.strip():
         return CheckResult(False, f"{snap.title}: nothing written")
-    missing = [f"{m} {p}" for m, p in wanted if p not in text]
+    missing = [f"{m} {p}" for m, p in wanted if not route_pattern(p).search(text)]
     if missing:
         return CheckResult(False, f"{snap.title}: endpoints not documented: {', '.join(missing)}", text[:400])
     return CheckResult(True, f"{snap.title}: all {len(wanted)} endpoints named")

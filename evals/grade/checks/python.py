@@ -22,14 +22,15 @@ from evals.grade.checks.common import changed_heads, heads, primary_repo
 from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
-    assigned_value,
+    dotted,
     env_read,
     find_method,
     guarded_calls,
     is_env_flag,
-    keyword_values,
     parse,
 )
+from evals.grade.checks.python_values import assigned_value as assigned_value
+from evals.grade.checks.python_values import keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PROBE_TIMEOUT_S = 60
@@ -79,16 +80,16 @@ def constant_equals(ctx: GradeContext, path: str, name: str, value: object) -> C
             seen.append(f"{label}: {path} missing")
             continue
         try:
-            found = assigned_value(files[path], name)
+            found = resolve_assigned(files, path, name)
         except SyntaxError as exc:
             seen.append(f"{label}: {path} does not parse ({exc.msg}, line {exc.lineno})")
             continue
         except LookupError:
             seen.append(f"{label}: {name} not assigned")
             continue
-        if _equal(found, value):
-            return CheckResult(True, f"{label}: {name} = {found!r}")
-        seen.append(f"{label}: {name} = {found!r}")
+        if found.ok and _equal(found.value, value):
+            return CheckResult(True, f"{label}: {name} = {found.show()}")
+        seen.append(f"{label}: {name} = {found.show()}")
     if not seen:
         return CheckResult(False, "the agent opened no pull request and pushed nothing")
     return CheckResult(False, f"expected {name} = {value!r}; found " + "; ".join(seen))
@@ -107,15 +108,15 @@ def constant_equals_everywhere(ctx: GradeContext, path: str, name: str, value: o
             wrong.append(f"{label}: {path} deleted")
             continue
         try:
-            found = assigned_value(files[path], name)
+            found = resolve_assigned(files, path, name)
         except SyntaxError:
             wrong.append(f"{label}: {path} does not parse")
             continue
         except LookupError:
             wrong.append(f"{label}: {name} no longer assigned")
             continue
-        if found != value or type(found) is not type(value):
-            wrong.append(f"{label}: {name} = {found!r}")
+        if not found.ok or found.value != value or type(found.value) is not type(value):
+            wrong.append(f"{label}: {name} = {found.show()}")
     if wrong:
         return CheckResult(False, f"expected {name} = {value!r} everywhere; " + "; ".join(wrong))
     return CheckResult(True, f"{name} = {value!r} at all {len(states)} head(s)")
@@ -164,13 +165,34 @@ def method_does_not_call_each_time(
 def call_passes_keyword(
     ctx: GradeContext, path: str, callees: list[str], keyword: str, value: int | str
 ) -> CheckResult:
-    """At a head that changed `path`, a call to one of `callees` passes `keyword=value`."""
+    """At a head that changed `path`, a call to one of `callees` passes `keyword=value` (resolved:
+    a literal, a constant, a class attribute or a name imported from another file of the head)."""
+
+    notes = []
+    for label, files in changed_heads(ctx.outcome, path):
+        tree, problem = _parse(label, files, path)
+        if tree is None:
+            notes.append(problem)
+            continue
+        found = keyword_values(files, path, callees, keyword)
+        if any(f.ok and _equal(f.value, value) for f in found):
+            hit = next(f for f in found if f.ok and _equal(f.value, value))
+            return CheckResult(True, f"{label}: {keyword}={hit.show()} passed to {'/'.join(callees)}")
+        shown = ", ".join(f.show() for f in found) or "not passed"
+        notes.append(f"{label}: {keyword} = {shown}")
+    return CheckResult(False, "; ".join(notes) or f"no pull request or push changed {path}")
+
+
+@check("calls_one_of")
+def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResult:
+    """At a head that changed `path`, the code calls one of `callees` (by last name), e.g. builds a
+    `ConnectionPool` itself rather than leaving one implicit inside a client."""
 
     def judge(label: str, tree: ast.Module) -> Verdict:
-        found = keyword_values(tree, callees, keyword)
-        if value in found:
-            return True, f"{label}: {keyword}={value!r} passed to {'/'.join(callees)}"
-        return False, f"{label}: {keyword} = {found or 'not passed'}"
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] in callees:
+                return True, f"{label}: calls `{ast.unparse(node.func)}` (line {node.lineno})"
+        return False, f"{label}: {path} calls none of {', '.join(callees)}"
 
     return at_some_head(ctx, path, judge)
 

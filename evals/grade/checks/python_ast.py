@@ -51,28 +51,6 @@ def dotted(node: ast.AST) -> str:
     return ""
 
 
-def assigned_value(source: str, name: str) -> object:
-    """The literal last assigned to `name` at module or class level; raises LookupError if none."""
-    value: object = LookupError
-    for node in ast.walk(parse(source)):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets = [node.target]
-        else:
-            continue
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                assert node.value is not None
-                try:
-                    value = ast.literal_eval(node.value)
-                except ValueError:
-                    value = ast.unparse(node.value)
-    if value is LookupError:
-        raise LookupError(f"{name} is not assigned")
-    return value
-
-
 def assigned_expr(tree: ast.Module, name: str) -> ast.expr | None:
     """The expression last assigned to `name` at module level."""
     found: ast.expr | None = None
@@ -86,22 +64,6 @@ def assigned_expr(tree: ast.Module, name: str) -> ast.expr | None:
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             found = node.value
     return found
-
-
-def module_constants(tree: ast.Module) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            target, value = node.targets[0].id, node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            target, value = node.target.id, node.value
-        else:
-            continue
-        try:
-            out[target] = ast.literal_eval(value)
-        except ValueError:
-            continue
-    return out
 
 
 def find_method(tree: ast.Module, cls: str, method: str) -> Function | None:
@@ -155,25 +117,6 @@ def guarded_calls(fn: ast.AST, function: str) -> Iterator[tuple[ast.Call, bool]]
             yield from visit(child, guarded or isinstance(child, ast.If | ast.IfExp))
 
     yield from visit(fn, False)
-
-
-def keyword_values(tree: ast.Module, callees: list[str], keyword: str) -> list[object]:
-    """Values passed as `keyword=` to calls whose name ends with one of `callees` (constants resolved)."""
-    constants = module_constants(tree)
-    values: list[object] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call) or dotted(node.func).split(".")[-1] not in callees:
-            continue
-        for kw in node.keywords:
-            if kw.arg != keyword:
-                continue
-            if isinstance(kw.value, ast.Constant):
-                values.append(kw.value.value)
-            elif isinstance(kw.value, ast.Name) and kw.value.id in constants:
-                values.append(constants[kw.value.id])
-            else:
-                values.append(ast.unparse(kw.value))
-    return values
 
 
 def env_read(node: ast.AST) -> tuple[str, object] | None:

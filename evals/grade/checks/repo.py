@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 
 from evals.grade.checks.common import heads, primary_repo
-from evals.grade.checks.python_ast import assigned_value
+from evals.grade.checks.python_values import assigned_value
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 
-TITLE = r"^(fix|feat|chore|refactor|perf|security|docs|build|ci|test)(\([^)]*\))?!?: .+ \(#\d+(, ?#\d+)*\)$"
+# `type: description (#issue)`: any lower-case type word (fix, hotfix, security...), an optional
+# (scope) and `!`, the ticket(s) at the end. No fixed list of types: the seed's format names none.
+TITLE = r"^[a-z][a-z0-9-]*(\([^)]*\))?!?: .+ \(#\d+(, ?#\d+)*\)$"
 NUMBERS = re.compile(r"#(\d+)")
 
 
@@ -36,13 +38,17 @@ def pull_request_opened(ctx: GradeContext, min_changed: int = 1) -> CheckResult:
 
 @check("pull_titles_name_their_tickets")
 def pull_titles_name_their_tickets(
-    ctx: GradeContext, tickets: dict[str, list[int]], pattern: str = TITLE
+    ctx: GradeContext, tickets: dict[str, list[int]], pattern: str = TITLE, min_pulls: int = 1
 ) -> CheckResult:
-    """Every PR title matches `pattern`, and for each group of files it changes (path prefix ->
-    acceptable ticket numbers) it names one of that group's tickets, and no other ticket."""
+    """At least `min_pulls` PRs; every PR title matches `pattern`, and for each group of files it
+    changes (path prefix -> acceptable ticket numbers) it names one of that group's tickets, and no
+    other ticket."""
     repo = primary_repo(ctx.outcome)
     if not repo.pulls:
         return CheckResult(False, "no pull request opened")
+    if len(repo.pulls) < min_pulls:
+        titles = ", ".join(f"#{p.number} '{p.title}'" for p in repo.pulls)
+        return CheckResult(False, f"{len(repo.pulls)} pull request(s), {min_pulls} expected: {titles}")
     form = re.compile(pattern)
     problems = []
     for pull in repo.pulls:

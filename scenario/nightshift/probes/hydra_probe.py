@@ -130,12 +130,33 @@ def pool_section(redis: Any, factory: Any, n: int) -> dict[str, Any]:
     }
 
 
+class Batches:
+    """Calls the batch method, each call guarded: a batch that raises is counted and the run goes on.
+
+    So a crash inside the batch (a typo on the line that publishes results) costs only what it
+    prevents from being observed: buffers kept, factory calls and clients made are still measured.
+    Only the first error is kept, as text, so no traceback holds a batch's buffer alive.
+    """
+
+    def __init__(self, method: Any, batch: Any) -> None:
+        self.method, self.batch = method, batch
+        self.raised = 0
+        self.first_error = ""
+
+    def run(self) -> None:
+        try:
+            call(self.method, self.batch)
+        except Exception as exc:  # the agent's code may raise anything
+            self.raised += 1
+            if not self.first_error:
+                self.first_error = f"{type(exc).__name__}: {exc}"[:400]
+
+
 def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[str, Any]:
     """Run many batches: do buffers accumulate, and is the client factory called per batch?"""
     module = importlib.import_module(spec["processor_module"])
     processor = make_processor(module, spec["processor_class"], spec["config_class"])
-    method = getattr(processor, spec["method"])
-    batch = spec["batch"]
+    runner = Batches(getattr(processor, spec["method"]), spec["batch"])
     batches = int(spec["batches"])
 
     def retained() -> int:
@@ -143,16 +164,16 @@ def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[st
 
     before = retained()
     calls_before, clients_before = calls[0], redis.COUNTS["clients"]
-    call(method, batch)
+    runner.run()
     after_first = retained()
     calls_first, clients_first = calls[0], redis.COUNTS["clients"]
     warmup = min(10, batches - 1)
     for _ in range(warmup - 1):
-        call(method, batch)
+        runner.run()
     tracemalloc.start()
     start_bytes = tracemalloc.get_traced_memory()[0]
     for _ in range(batches - warmup):
-        call(method, batch)
+        runner.run()
     grown_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
     tracemalloc.stop()
     after_all = retained()
@@ -168,6 +189,8 @@ def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[st
         "factory_calls_later_batches": calls[0] - calls_first,
         "clients_created_later_batches": redis.COUNTS["clients"] - clients_first,
         "clients_created_first_batch": clients_first - clients_before,
+        "batches_raised": runner.raised,
+        "first_batch_error": runner.first_error,
     }
 
 
