@@ -111,6 +111,8 @@ def test_a_github_server_error_is_infrastructure_and_not_called_unreachable(
     err = capsys.readouterr().err
     assert "server errors (5xx)" in err and "unreachable" not in err
     assert github.comments_on(7) == []
+
+
 def test_a_person_quoting_or_copying_the_marker_is_never_edited_or_deleted(
     github: FakeGitHubIssues, tmp_path: Path
 ) -> None:

@@ -5,6 +5,7 @@ the labelled head SHA by the base's code."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,8 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
     from evals.jsonio import sha256_text
 
     # (a) lower the baseline: "refresh" it from the regressed run itself.
-    assert main(["baseline", "bless", "--run", str(regressed_run), "--out", "baseline/baseline.json"]) == 0
+    bless = ["baseline", "bless", "--force", "--run", str(regressed_run), "--out", "baseline/baseline.json"]
+    assert main(bless) == 0
     # (b) raise the threshold far past the drop.
     config = head / "evals.yaml"
     text = config.read_text(encoding="utf-8")
@@ -140,9 +142,9 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
     assert "points: 9" in config.read_text(encoding="utf-8")
     # (c) weaken the rubric (T1a no longer needs the PR link) and update the stored fingerprint.
     rubric = head / "scenario" / "trial-run" / "rubric.yaml"
-    weak = rubric.read_text(encoding="utf-8").replace(
-        "          - {check: mail.links_pull_request, with: {persona: dev}}\n", ""
-    )
+    strict = rubric.read_text(encoding="utf-8")
+    weak = re.sub(r"\n *- \{check: mail\.links_pull_request,[^\n]*", "", strict, count=1)
+    assert weak != strict
     rubric.write_text(weak, encoding="utf-8")
     baseline = json.loads((head / "baseline" / "baseline.json").read_text(encoding="utf-8"))
     baseline["fingerprint"]["scenarios"]["trial-run"]["rubric"] = sha256_text(weak)
@@ -150,11 +152,11 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
     # (d) edit a check in evals/grade/: a PR link is no longer looked for.
     mail = head / "evals" / "grade" / "checks" / "mail.py"
     code = mail.read_text(encoding="utf-8")
-    opened = '    """Some mail to the persona contains a link to a pull request the agent opened."""\n'
-    assert opened in code
-    mail.write_text(
-        code.replace(opened, opened + '    return CheckResult(True, "not required")\n'), encoding="utf-8"
-    )
+    signature = re.search(r"\ndef links_pull_request\(.*?\n    address, sent = ", code, re.S)
+    assert signature is not None
+    body_starts = signature.end() - len("    address, sent = ")
+    lenient = code[:body_starts] + '    return CheckResult(True, "not required")\n' + code[body_starts:]
+    mail.write_text(lenient, encoding="utf-8")
     # (e) edit the PR workflow: no gate step, nothing that fails.
     workflow_path = head / ".github" / "workflows" / "evals-pr.yml"
     workflow = yaml.safe_load(workflow_path.read_text(encoding="utf-8"))
