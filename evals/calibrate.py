@@ -22,7 +22,6 @@ from tabulate import tabulate
 
 from evals.agents.base import AgentPrompts
 from evals.agents.resolve import resolve_agent
-from evals.commands.common import load_project
 from evals.config import Config
 from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
@@ -151,8 +150,8 @@ def _judge(config: Config, project: Path) -> Judge:
     return make_judge(config.judge, project, {}, api_key_present=True)
 
 
-def calibrate(args: argparse.Namespace) -> ExitCode:
-    """`evals calibrate` (evals/commands/calibrate.py parses its arguments)."""
+def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCode:
+    """`evals calibrate` (evals/commands/calibrate.py parses its arguments and finds the project)."""
     if not os.environ.get("ANTHROPIC_API_KEY"):
         print(
             "error: calibrate measures the model judge against the human labels and needs ANTHROPIC_API_KEY; "
@@ -160,7 +159,6 @@ def calibrate(args: argparse.Namespace) -> ExitCode:
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
-    config, project = load_project(args.config)
     if args.run is not None:
         names, outcomes = _from_run(args.run, args.scenario)
         loaded = load_scenarios(project, config, names)

@@ -31,5 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.calibrate import calibrate
+    from evals.commands.common import load_project
 
-    return calibrate(args)
+    config, project = load_project(args.config)
+    return calibrate(args, config, project)
