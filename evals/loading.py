@@ -50,7 +50,9 @@ def read_data(path: Path) -> Any:
         if mark is None:
             raise BadInputError(f"{path}: not valid YAML: {exc}") from exc
         problem = getattr(exc, "problem", None) or "syntax error"
-        raise BadInputError(f"{path}:{mark.line + 1}:{mark.column + 1}: not valid YAML: {problem}") from exc
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}"
+        # PyYAML's own text quotes the lines and marks the columns (the parse's context and problem)
+        raise BadInputError(f"{where}: not valid YAML: {problem}\n{exc}") from exc
 
 
 def read_json_object(path: Path, missing: str) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import html
 import os
 import re
 from typing import Any
@@ -50,10 +51,13 @@ def _base64_cores(raw: bytes) -> set[str]:
 
 
 def encodings(secret: str) -> set[str]:
-    """Every form of `secret` that is redacted: as is, URL-encoded, hex, base64 (see above)."""
-    raw = secret.encode("utf-8")
-    forms = {secret, quote(secret, safe=""), quote_plus(secret), raw.hex(), raw.hex().upper()}
-    forms |= _base64_cores(raw)
+    """Every form of `secret` that is redacted: as is, URL-encoded, hex, base64 (see above), each
+    also of the secret HTML-escaped, because a mail body reaches the agent as base64 of HTML."""
+    forms: set[str] = set()
+    for text in {secret, html.escape(secret), html.escape(secret, quote=False)}:
+        raw = text.encode("utf-8")
+        forms |= {text, quote(text, safe=""), quote_plus(text), raw.hex(), raw.hex().upper()}
+        forms |= _base64_cores(raw)
     return {f for f in forms if len(f) >= MIN_LENGTH}
 
 

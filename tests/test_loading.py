@@ -32,4 +32,5 @@ def test_a_typo_is_reported_with_the_line_quoted_and_the_column_marked(tmp_path:
     with pytest.raises(BadInputError) as caught:
         read_data(bad)
     message = str(caught.value)
-    assert message.startswith(f"{bad}: not valid YAML") and "^" in message and "line 2" in message
+    assert message.startswith(f"{bad}:") and "not valid YAML" in message
+    assert "^" in message and "line 2" in message and "suite: [trial-run" in message

@@ -11,7 +11,6 @@ from pathlib import Path
 
 from evals.commands.common import add_config, add_run
 from evals.errors import ExitCode
-from evals.outcome import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,6 +28,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.errors import BadInputError
     from evals.grade import grade
     from evals.grade.judge.cost import judge_cost
+    from evals.outcome import Outcome
     from evals.records import read_records
     from evals.rundir import RunDir
 
