@@ -1,13 +1,10 @@
-"""The blessed baseline (`baseline/baseline.json`) and the nightly history (`baseline/history.jsonl`).
+"""The blessed baseline (`baseline/baseline.json`): its format, reading, writing and partial update.
 
 The baseline keeps per-trial, per-part points, not only means: the gate's confidence interval needs
 the raw draws. It also keeps the eval-definition fingerprint (a baseline graded by another rubric
 is not comparable), the agent config hash, and the commit and date it came from. Written atomically
 and read back before it replaces the old one; a corrupt file is bad input (exit 2), a missing one
-is a notice unless config says otherwise.
-
-History is one JSON line per nightly run (totals and spread per scenario), so a slow drift shows up
-even when no single night crossed the threshold. Appending the same run twice is a no-op.
+is a notice unless config says otherwise. Making one from a run is evals/bless.py.
 """
 
 from __future__ import annotations
@@ -18,10 +15,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from evals.aggregate import UsageStats
 from evals.errors import BadInputError
-from evals.jsonio import append_jsonl, digest, dumps_pretty, read_jsonl, write_text_atomic
+from evals.jsonio import dumps_pretty, write_text_atomic
 from evals.loading import describe_validation_error
 
 BASELINE_VERSION = 1
@@ -51,7 +49,12 @@ class BaselineScenario(BaseModel):
     pass_at_1: float | None = None
     pass_at_k: float | None = None
     pass_pow_k: float | None = None
-    usage: dict[str, Any] = Field(default_factory=dict)
+    usage: UsageStats | None = None
+
+    @field_validator("usage", mode="before")
+    @classmethod
+    def _no_usage(cls, value: object) -> object:
+        return None if value == {} else value  # baselines blessed before usage was recorded
 
 
 class Baseline(BaseModel):
@@ -101,64 +104,8 @@ def git_commit(root: Path) -> str:
     return out.stdout.strip() if out.returncode == 0 else ""
 
 
-def _now() -> str:
+def now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def check_blessable(summary: dict[str, Any], results: list[dict[str, Any]], run_dir: Path) -> None:
-    """Refuse runs that would make a misleading baseline: errored, empty, or missing a scenario."""
-    if summary.get("verdict") == "error":
-        raise BadInputError(f"{run_dir}: the run's verdict is error; not blessing it")
-    for name, agg in summary.get("scenarios", {}).items():
-        if not any(r["scenario"] == name and r["status"] == "ok" and r.get("grade") for r in results):
-            raise BadInputError(f"{run_dir}: scenario {name} has no graded trial; not blessing it")
-        if agg.get("total", {}).get("mean") is None:
-            raise BadInputError(f"{run_dir}: scenario {name} has no scored part; not blessing it")
-
-
-def baseline_from_run(summary: dict[str, Any], results: list[dict[str, Any]], run_dir: Path) -> Baseline:
-    check_blessable(summary, results, run_dir)
-    scenarios = {}
-    for name, agg in summary["scenarios"].items():
-        trials = [
-            BaselineTrial(
-                trial=r["trial"],
-                total=r["grade"]["total"],
-                parts={p["id"]: p["score"] for p in r["grade"]["parts"]},
-            )
-            for r in results
-            if r["scenario"] == name and r["status"] == "ok" and r.get("grade")
-        ]
-        scenarios[name] = BaselineScenario(
-            k=agg["k"],
-            max_points=agg["max_points"],
-            total_mean=agg["total"]["mean"],
-            total_stdev=agg["total"].get("stdev"),
-            criteria={c: v["mean"] for c, v in agg["criteria"].items()},
-            criteria_pass_rate={c: v.get("pass_rate") for c, v in agg["criteria"].items()},
-            categories={c: v["mean"] for c, v in agg["categories"].items()},
-            categories_pass_rate={c: v.get("pass_rate") for c, v in agg["categories"].items()},
-            parts={p: v["mean"] for p, v in agg["parts"].items()},
-            trials=trials,
-            pass_at_1=agg["pass_at_1"],
-            pass_at_k=agg.get("pass_at_k"),
-            pass_pow_k=agg.get("pass_pow_k"),
-            usage=agg["usage"],
-        )
-    run = summary["run"]
-    return Baseline(
-        version=BASELINE_VERSION,
-        created=_now(),
-        source={
-            "commit": run.get("commit", ""),
-            "date": run.get("started", ""),
-            "run": run_dir.name,
-            "run_started": run.get("started", ""),
-        },
-        agent={"spec": run.get("agent", ""), "config_hash": run.get("agent_config_hash", "")},
-        fingerprint=summary["fingerprint"],
-        scenarios=scenarios,
-    )
 
 
 def merge_scenarios(existing: Baseline | None, new: Baseline, only: list[str]) -> Baseline:
@@ -200,47 +147,7 @@ def merge_scenarios(existing: Baseline | None, new: Baseline, only: list[str]) -
 
 def write_baseline(path: Path, baseline: Baseline) -> None:
     """Validate the exact bytes first, then swap them in atomically: a reader never sees half a file."""
-    text = dumps_pretty(baseline.model_dump(mode="json"))
+    # exclude_unset: a scenario read from an older baseline is written back exactly as it was read
+    text = dumps_pretty(baseline.model_dump(mode="json", exclude_unset=True))
     _parse(path, text)
     write_text_atomic(path, text)
-
-
-def history_entry(summary: dict[str, Any], run_dir: Path) -> dict[str, Any]:
-    """One line of history.jsonl: enough to plot totals and spread per night without the run dir."""
-    run = summary["run"]
-    return {
-        "run": run_dir.name,
-        "started": run.get("started", ""),
-        "recorded": _now(),
-        "commit": run.get("commit", ""),
-        "agent_config_hash": run.get("agent_config_hash", ""),
-        "fingerprint": digest(summary.get("fingerprint", {})),
-        "verdict": summary.get("verdict"),
-        "total": {
-            **{k: summary["total"].get(k) for k in ("mean", "max", "baseline", "delta")},
-            "ci": (summary.get("gate") or {}).get("ci"),
-        },
-        "scenarios": {
-            name: {
-                "k": agg["k"],
-                "errored": agg["errored"],
-                "mean": agg["total"]["mean"],
-                "stdev": agg["total"].get("stdev"),
-                "per_trial": agg["total"].get("per_trial", []),
-                "pass_at_1": agg.get("pass_at_1"),
-                "pass_at_k": agg.get("pass_at_k"),
-                "pass_pow_k": agg.get("pass_pow_k"),
-                "cost_usd": agg.get("usage", {}).get("cost_usd"),
-            }
-            for name, agg in summary["scenarios"].items()
-        },
-    }
-
-
-def append_history(path: Path, entry: dict[str, Any]) -> bool:
-    """Append one night's line; False when that run is already recorded (reruns of a job are safe)."""
-    for line in read_jsonl(path):
-        if line.get("run") == entry["run"] and line.get("started") == entry["started"]:
-            return False
-    append_jsonl(path, entry)
-    return True

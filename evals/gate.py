@@ -1,4 +1,4 @@
-"""`compare(run, baseline) -> verdict`: the gate.
+"""`verdict(comparison) -> Verdict`: the gate.
 
 Verdicts and exit codes:
 - `pass` (0): the total did not drop more than the threshold, or there is no baseline (a notice).
@@ -9,7 +9,7 @@ Verdicts and exit codes:
   gate that failed on such a drop would flip on noise and be ignored; the report says how large a
   drop this k can detect, and the reviewer decides.
 - `not-comparable` (4): the eval definition changed since the baseline (names what changed).
-- `error` (3): too many trials failed for infrastructure reasons.
+- `error` (3): more than `max_error_share` of a scenario's trials failed for infrastructure reasons.
 
 The rule itself (`decide`) and the adaptive step (`extra_trials`) are small pure functions over a
 `stats.Estimate`, so the simulation benchmark (evals/bench.py) exercises exactly the live rule.
@@ -17,15 +17,13 @@ The rule itself (`decide`) and the adaptive step (`extra_trials`) are small pure
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from math import comb
-from typing import Any, Literal
+from typing import Literal
 
-from evals.baseline import Baseline, BaselineScenario
-from evals.config import GateConfig, Threshold
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.compare import Comparison, TotalComparison
 from evals.errors import ExitCode
-from evals.fingerprint import differences
-from evals.stats import Estimate, cluster
+from evals.stats import Estimate
 
 VerdictName = Literal["pass", "regression", "inconclusive", "not-comparable", "error"]
 Decision = Literal["pass", "regression", "inconclusive"]
@@ -37,16 +35,21 @@ EXIT_CODES: dict[str, ExitCode] = {
     "not-comparable": ExitCode.NOT_COMPARABLE,
     "error": ExitCode.INFRASTRUCTURE,
 }
+NO_BASELINE = "no baseline: nothing to compare with (bless one with `python -m evals baseline bless`)"
+BLESS_AGAIN = (
+    "totals graded by different definitions are not compared; bless a baseline from a run of "
+    "this definition (`python -m evals baseline bless --run DIR`, or the next nightly run)"
+)
 
 
-@dataclass
-class GateResult:
+class Verdict(BaseModel):
+    """What the gate decided, why (reasons), and what a reviewer should know besides (notices)."""
+
+    model_config = ConfigDict(extra="forbid")
+
     verdict: VerdictName
-    reasons: list[str] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    scenarios: dict[str, dict[str, Any]] = field(default_factory=dict)
-    total: dict[str, Any] | None = None
-    estimate: Estimate | None = None
+    reasons: list[str] = Field(default_factory=list)
+    notices: list[str] = Field(default_factory=list)
 
     @property
     def exit_code(self) -> ExitCode:
@@ -87,205 +90,48 @@ def extra_trials(
     return budget - k
 
 
-def _delta(a: float | None, b: float | None) -> float | None:
-    return round(a - b, 4) if a is not None and b is not None else None
+def dropped_criteria(comparison: Comparison, several: bool) -> list[str]:
+    """Criteria whose mean fell, in rubric order, prefixed by scenario when the run has several."""
+    return [
+        f"{name}/{c}" if several else c
+        for name, entry in comparison.scenarios.items()
+        for c, v in entry.criteria.items()
+        if v.delta is not None and v.delta < 0
+    ]
 
 
-def _items(
-    run: dict[str, dict[str, Any]], means: dict[str, float | None], rates: dict[str, float | None]
-) -> dict[str, dict[str, Any]]:
-    return {
-        item: {
-            "baseline": means.get(item),
-            "run": v["mean"],
-            "delta": _delta(v["mean"], means.get(item)),
-            "baseline_pass_rate": rates.get(item),
-            "pass_rate": v.get("pass_rate"),
-            "pass_rate_delta": _delta(v.get("pass_rate"), rates.get(item)),
-        }
-        for item, v in run.items()
-    }
-
-
-def _baseline_pass_rates(base: BaselineScenario, k: int, pass_threshold: float) -> dict[str, float | None]:
-    """The baseline's pass@k and pass^k at *this run's* k, so the rows compare like with like.
-
-    Unbiased estimates from the baseline's n trials with c passes: pass@k = 1 - C(n-c, k)/C(n, k),
-    pass^k = C(c, k)/C(n, k). Undefined (None) when k exceeds n: n draws say nothing about k > n.
-    """
-    n = len(base.trials)
-    c = sum(t.total >= pass_threshold for t in base.trials)
-    if k < 1 or k > n:
-        return {"pass_at_1": base.pass_at_1, "pass_at_k": None, "pass_pow_k": None}
-    return {
-        "pass_at_1": base.pass_at_1,
-        "pass_at_k": round(1 - comb(n - c, k) / comb(n, k), 4),
-        "pass_pow_k": round(comb(c, k) / comb(n, k), 4),
-    }
-
-
-@dataclass(frozen=True)
-class Comparable:
-    """One scenario's totals restricted to the parts scored on both sides.
-
-    A part the judge could not decide is missing data, not a zero: comparing a run whose judge was
-    down (its total lacks those parts) with a fully scored baseline would report a regression that is
-    really an outage. So both totals sum only the parts scored at least once on each side, and a
-    trial's missing part is filled with its side's mean for that part (the trial total's spread then
-    comes from the parts that were decided).
-    """
-
-    parts: list[str]
-    excluded: list[str]
-    mean_run: float
-    mean_base: float
-    run_totals: list[float]
-    base_totals: list[float]
-
-
-def _fill(scores: dict[str, float | None], parts: list[str], means: dict[str, float]) -> float:
-    return sum(v if (v := scores.get(p)) is not None else means[p] for p in parts)
-
-
-def comparable(agg: dict[str, Any], base: BaselineScenario) -> Comparable:
-    run_means = {p: v["mean"] for p, v in agg["parts"].items() if v["mean"] is not None}
-    base_means = {p: v for p, v in base.parts.items() if v is not None}
-    parts = [p for p in agg["parts"] if p in run_means and p in base_means]
-    excluded = [p for p in agg["parts"] if p not in parts]
-    run_trials = agg["total"].get("per_trial_parts")
-    run_totals = (
-        [_fill(t, parts, run_means) for t in run_trials]
-        if run_trials is not None
-        else agg["total"]["per_trial"]
-    )
-    return Comparable(
-        parts=parts,
-        excluded=excluded,
-        mean_run=round(sum(run_means[p] for p in parts), 4),
-        mean_base=round(sum(base_means[p] for p in parts), 4),
-        run_totals=run_totals,
-        base_totals=[_fill(t.parts, parts, base_means) for t in base.trials],
+def _statement(total: TotalComparison) -> str:
+    low, high = total.ci
+    return (
+        f"total {total.run:.2f} vs baseline {total.baseline:.2f} "
+        f"(Δ {total.delta:+.2f}, {total.confidence:.0%} CI {low:+.2f} to {high:+.2f}; "
+        f"allowed drop {total.allowed_drop:g})"
     )
 
 
-def _scenario_entry(agg: dict[str, Any], base: BaselineScenario, cmp: Comparable) -> dict[str, Any]:
-    return {
-        "baseline": cmp.mean_base,
-        "run": cmp.mean_run,
-        "delta": _delta(cmp.mean_run, cmp.mean_base),
-        "excluded_parts": cmp.excluded,
-        "k": agg["k"],
-        "baseline_k": len(base.trials),
-        "baseline_pass": _baseline_pass_rates(base, agg["k"], agg["pass_threshold"]),
-        "baseline_usage": base.usage,
-        "criteria": _items(agg["criteria"], base.criteria, base.criteria_pass_rate),
-        "categories": _items(agg["categories"], base.categories, base.categories_pass_rate),
-    }
-
-
-def compare(
-    aggregates: dict[str, dict[str, Any]],
-    fingerprint: dict[str, Any],
-    baseline: Baseline | None,
-    threshold: Threshold,
-    gate: GateConfig | None = None,
-    max_error_share: float = 0.5,
-) -> GateResult:
-    settings = gate or GateConfig()
-    result = GateResult(verdict="pass")
-    for name, agg in aggregates.items():
-        trials = agg["k"] + agg["errored"]
-        if trials and agg["errored"] / trials > max_error_share:
-            result.verdict = "error"
-            result.reasons.append(
-                f"{name}: {agg['errored']} of {trials} trials failed for infrastructure reasons"
-            )
-        elif trials and agg["k"] == 0:
-            result.verdict = "error"
-            result.reasons.append(f"{name}: no trial finished")
-    if result.verdict == "error":
-        return result
-    if baseline is None:
-        result.notices.append(
-            "no baseline: nothing to compare with (bless one with `python -m evals baseline bless`)"
+def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
+    """Turn what compare found into the verdict, its reasons and notices."""
+    if comparison.errored:
+        return Verdict(verdict="error", reasons=list(comparison.errored))
+    if comparison.no_baseline:
+        return Verdict(verdict="pass", notices=[NO_BASELINE])
+    if comparison.changed:
+        return Verdict(
+            verdict="not-comparable",
+            reasons=[f"eval definition changed since the baseline: {c}" for c in comparison.changed],
+            notices=[BLESS_AGAIN],
         )
-        return result
-    changed = differences(baseline.fingerprint, fingerprint)
-    if changed:
-        result.verdict = "not-comparable"
-        result.reasons.extend(f"eval definition changed since the baseline: {c}" for c in changed)
-        result.notices.append(
-            "totals graded by different definitions are not compared; bless a baseline from a run of "
-            "this definition (`python -m evals baseline bless --run DIR`, or the next nightly run)"
-        )
-        return result
-    clusters = []
-    max_points = 0
-    for name, agg in aggregates.items():
-        base = baseline.scenarios.get(name)
-        if base is None or not base.trials or agg["total"]["mean"] is None or base.total_mean is None:
-            result.notices.append(f"{name}: not in the baseline; shown, not gated")
-            continue
-        cmp = comparable(agg, base)
-        if not cmp.parts:
-            result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
-            continue
-        if cmp.excluded:
-            result.notices.append(
-                f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
-                f"{', '.join(cmp.excluded)}"
-            )
-        result.scenarios[name] = _scenario_entry(agg, base, cmp)
-        prior_sd = settings.prior_sd_percent / 100 * agg["max_points"]
-        clusters.append(
-            cluster(
-                name,
-                cmp.run_totals,
-                cmp.base_totals,
-                prior_sd,
-                mean_run=cmp.mean_run,
-                mean_base=cmp.mean_base,
-            )
-        )
-        max_points += agg["max_points"]
-    if not clusters:
-        return result
-    estimate = Estimate(tuple(clusters))
-    allowed = threshold.allowed_drop(max_points)
-    low, high = estimate.interval(settings.confidence)
-    result.estimate = estimate
-    result.total = {
-        "baseline": round(sum(c.mean_base for c in clusters), 4),
-        "run": round(sum(c.mean_run for c in clusters), 4),
-        "delta": round(estimate.delta, 4),
-        "ci": [round(low, 4), round(high, 4)],
-        "confidence": settings.confidence,
-        "se": round(estimate.se(), 4),
-        "allowed_drop": round(allowed, 4),
-        "detectable_drop": round(estimate.detectable_drop(settings.confidence, settings.power, allowed), 4),
-        "power": settings.power,
-        "k": min(c.n_run for c in clusters),
-        "baseline_k": min(c.n_base for c in clusters),
-        "budget": settings.max_trials,
-    }
-    decision = decide(estimate, allowed, settings.confidence)
-    result.verdict = decision
-    ci = f"{settings.confidence:.0%} CI {low:+.2f} to {high:+.2f}"
-    summary = (
-        f"total {result.total['run']:.2f} vs baseline {result.total['baseline']:.2f} "
-        f"(Δ {estimate.delta:+.2f}, {ci}; allowed drop {allowed:g})"
-    )
-    dropped = list(  # rubric order: C2 before C13
-        f"{name}/{c}" if len(aggregates) > 1 else c
-        for name, entry in result.scenarios.items()
-        for c, v in entry["criteria"].items()
-        if v["delta"] is not None and v["delta"] < 0
-    )
+    total, estimate = comparison.total, comparison.estimate
+    if total is None or estimate is None:
+        return Verdict(verdict="pass", notices=list(comparison.notices))
+    decision = decide(estimate, total.allowed_drop, total.confidence)
+    reasons = []
     if decision == "regression":
-        result.reasons.append(f"{summary}; dropped: {', '.join(dropped) or 'spread over criteria'}")
+        dropped = ", ".join(dropped_criteria(comparison, several_scenarios)) or "spread over criteria"
+        reasons.append(f"{_statement(total)}; dropped: {dropped}")
     elif decision == "inconclusive":
-        result.reasons.append(
-            f"{summary}: the drop is past the threshold but noise could explain it "
-            f"(k={result.total['k']}; this k detects drops of {result.total['detectable_drop']:.1f} or more)"
+        reasons.append(
+            f"{_statement(total)}: the drop is past the threshold but noise could explain it "
+            f"(k={total.k}; this k detects drops of {total.detectable_drop:.1f} or more)"
         )
-    return result
+    return Verdict(verdict=decision, reasons=reasons, notices=list(comparison.notices))

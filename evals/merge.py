@@ -15,11 +15,9 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from evals.errors import BadInputError
-from evals.jsonio import canonical
-from evals.loading import read_json_object
+from evals.records import RunMeta, TrialRecord, read_meta, read_records
 from evals.rundir import RunDir
 
 SLICE = re.compile(r"^(\d+)/(\d+)$")
@@ -79,34 +77,51 @@ def shard_matrix(
 
 @dataclass
 class MergeResult:
-    meta: dict[str, Any]
+    meta: RunMeta
     trials: int = 0
     missing: list[str] = field(default_factory=list)
 
 
-def _read_meta(shard: Path) -> dict[str, Any]:
-    return read_json_object(shard / "run.json", "not a run directory (no run.json)")
-
-
-def merged_meta(metas: dict[Path, dict[str, Any]]) -> dict[str, Any]:
+def merged_meta(metas: dict[Path, RunMeta]) -> RunMeta:
     """One run.json for the whole: shards must agree on what was run; scenarios are the union."""
     first_path, first = next(iter(metas.items()))
     for path, meta in metas.items():
         for key in MUST_AGREE:
-            if meta.get(key) != first.get(key):
+            if getattr(meta, key) != getattr(first, key):
                 raise BadInputError(
-                    f"{path}: run.json {key} is {meta.get(key)!r} but {first_path} has {first.get(key)!r}; "
-                    "shards of different runs cannot be merged"
+                    f"{path}: run.json {key} is {getattr(meta, key)!r} but {first_path} has "
+                    f"{getattr(first, key)!r}; shards of different runs cannot be merged"
                 )
     scenarios: list[str] = []
     for meta in metas.values():
-        scenarios += [s for s in meta["scenarios"] if s not in scenarios]
-    merged = {k: v for k, v in first.items() if k != "trial_slice"}
-    merged["scenarios"] = scenarios
-    merged["trials"] = max(int(m["trials"]) for m in metas.values())
-    merged["started"] = min(str(m.get("started", "")) for m in metas.values())
-    merged["merged_from"] = [p.name for p in metas]
-    return merged
+        scenarios += [s for s in meta.scenarios if s not in scenarios]
+    return first.model_copy(
+        update={
+            "trial_slice": None,
+            "scenarios": scenarios,
+            "trials": max(m.trials for m in metas.values()),
+            "started": min(m.started for m in metas.values()),
+            "merged_from": [p.name for p in metas],
+        }
+    )
+
+
+def _owners(shards: list[Path]) -> dict[tuple[str, int], tuple[Path, TrialRecord]]:
+    """Which shard delivered each trial; the same trial with different results in two is an error."""
+    owner: dict[tuple[str, int], tuple[Path, TrialRecord]] = {}
+    for shard in shards:
+        for record in read_records(RunDir(shard).results_path):
+            key = (record.scenario, record.trial)
+            if key in owner:
+                other, seen = owner[key]
+                if seen != record:
+                    raise BadInputError(
+                        f"trial {key[0]}#{key[1]} is in both {other} and {shard} with different results; "
+                        "each trial must come from exactly one shard"
+                    )
+                continue
+            owner[key] = (shard, record)
+    return owner
 
 
 def merge_runs(shards: list[Path], out: Path) -> MergeResult:
@@ -115,47 +130,32 @@ def merge_runs(shards: list[Path], out: Path) -> MergeResult:
         raise BadInputError("merge: name at least one shard run directory")
     if (out / "results.jsonl").exists():
         raise BadInputError(f"{out}: already holds a run; choose another --out")
-    metas = {shard: _read_meta(shard) for shard in shards}
-    meta = merged_meta(metas)
-    owner: dict[tuple[str, int], tuple[Path, dict[str, Any]]] = {}
-    for shard in shards:
-        for record in RunDir(shard).results():
-            key = (record["scenario"], int(record["trial"]))
-            if key in owner:
-                other, seen = owner[key]
-                if canonical(seen) != canonical(record):
-                    raise BadInputError(
-                        f"trial {key[0]}#{key[1]} is in both {other} and {shard} with different results; "
-                        "each trial must come from exactly one shard"
-                    )
-                continue
-            owner[key] = (shard, record)
+    meta = merged_meta({shard: read_meta(shard) for shard in shards})
+    owner = _owners(shards)
     rd = RunDir(out)
-    rd.write_json("run.json", meta)
+    rd.write_json("run.json", meta.dump())
     for (scenario, trial), (shard, record) in sorted(owner.items()):
         source = RunDir(shard).trial_dir(scenario, trial)
         if source.is_dir():
             shutil.copytree(source, rd.trial_dir(scenario, trial), dirs_exist_ok=True)
-        rd.append_result(record)
-    expected = {(s, t) for s in meta["scenarios"] for t in range(meta["trials"])}
+        rd.append_result(record.model_dump(mode="json"))
+    expected = {(s, t) for s in meta.scenarios for t in range(meta.trials)}
     missing = sorted(expected - owner.keys())
     for scenario, trial in missing:
-        rd.append_result(missing_record(meta, scenario, trial))
+        rd.append_result(missing_record(meta, scenario, trial).model_dump(mode="json"))
     return MergeResult(meta=meta, trials=len(owner), missing=[f"{s}#{t}" for s, t in missing])
 
 
-def missing_record(meta: dict[str, Any], scenario: str, trial: int) -> dict[str, Any]:
+def missing_record(meta: RunMeta, scenario: str, trial: int) -> TrialRecord:
     """A trial no shard delivered is an infrastructure failure: counted as errored, never scored.
 
     Recording it (rather than leaving it out) keeps the gate honest: a nightly whose shards mostly
     died gets the `error` verdict instead of a confident score over the few trials that survived.
     """
-    return {
-        "scenario": scenario,
-        "trial": trial,
-        "status": "error",
-        "agent": meta.get("agent", ""),
-        "error": "no shard delivered this trial (its shard job failed or its artifact is missing)",
-        "grade": None,
-        "metrics": {},
-    }
+    return TrialRecord(
+        scenario=scenario,
+        trial=trial,
+        status="error",
+        agent=meta.agent,
+        error="no shard delivered this trial (its shard job failed or its artifact is missing)",
+    )

@@ -12,67 +12,42 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, Usage
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
 from evals.agents.resolve import AgentChoice, resolve_agent
-from evals.backend import Backend, Environment, make_backend
-from evals.baseline import Baseline, git_commit, load_baseline
+from evals.baseline import git_commit
 from evals.config import Config
+from evals.definition import EvalDefinition, LoadedScenario, load_definition
 from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
-from evals.grade import Judge, Rubric, TrialGrade, grade, load_labels, load_rubric
-from evals.grade.judge import load_prompt
-from evals.pricing import Pricing, load_pricing
+from evals.gate import extra_trials
+from evals.grade import TrialGrade, grade
+from evals.grade.judge.cost import judge_cost
+from evals.records import RunMeta, TrialMetrics, TrialRecord, TrialStatus, read_records
 from evals.redact import redact_text
 from evals.rundir import RunDir
-from evals.scenario import Scenario, load_scenario
 from evals.trajectory import metrics
+from evals.backend import Backend, Environment, make_backend
 from evals.world.environment import SandboxBackend
 
 
 @dataclass
-class LoadedScenario:
-    scenario: Scenario
-    folder: Path
-    rubric: Rubric
-    judge: Judge
-
-    @property
-    def judge_prompts(self) -> list[str]:
-        return sorted({p.judge.prompt for _, p in self.rubric.parts() if p.judge is not None})
-
-
-@dataclass
 class Plan:
-    root: Path
-    config: Config
-    scenarios: dict[str, LoadedScenario]
+    """A run about to happen: the eval definition plus the agent under test and how to run it."""
+
+    definition: EvalDefinition
     agents: dict[str, AgentChoice]
     agent_spec: str
     trials: int
-    baseline: Baseline | None
-    baseline_path: Path
-    pricing: Pricing
     concurrency: int = 4
     backend: Backend = SandboxBackend()  # noqa: RUF009  (stateless)
 
-
-def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
-    out = {}
-    for name in names:
-        folder = root / config.scenarios_dir / name
-        scenario = load_scenario(root / config.scenarios_dir, name)
-        rubric = load_rubric(folder)
-        for _, part in rubric.parts():
-            if part.judge is not None:  # a bad prompt file is bad input before the run starts
-                load_prompt(folder / part.judge.prompt)
-        judge = Judge.from_config(config.judge, root, load_labels(folder))
-        out[name] = LoadedScenario(scenario, folder, rubric, judge)
-    return out
+    @property
+    def scenarios(self) -> dict[str, LoadedScenario]:
+        return self.definition.scenarios
 
 
 def plan(
@@ -88,24 +63,16 @@ def plan(
 ) -> Plan:
     if trials is not None and trials < 1:
         raise BadInputError("--trials must be at least 1")
-    loaded = load_scenarios(root, config, scenarios or config.suite)
+    definition = load_definition(root, config, scenarios, baseline)
     spec = agent or config.agent
-    agents = {n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in loaded.items()}
-    baseline_path = baseline or root / config.baseline
-    found = load_baseline(baseline_path)
-    if found is None and config.missing_baseline == "error":
-        raise BadInputError(f"{baseline_path}: no baseline (config missing_baseline: error)")
-    pricing = load_pricing(root / config.pricing)
+    agents = {
+        n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in definition.scenarios.items()
+    }
     return Plan(
-        root,
-        config,
-        loaded,
+        definition,
         agents,
         spec,
         trials or config.trials,
-        found,
-        baseline_path,
-        pricing,
         concurrency or config.concurrency,
         make_backend(world),
     )
@@ -128,20 +95,36 @@ def partial_result(exc: BaseException) -> AgentResult | None:
     return partial if isinstance(partial, AgentResult) else None
 
 
-async def run_trial(
-    p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir
-) -> dict[str, Any]:
-    scenario = ls.scenario
-    env = await p.backend.create(scenario, trial, rd.path.name)
+async def run_trial(p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir) -> TrialRecord:
+    """One trial in a fresh world: run the agent, snapshot and grade what it left, append the record."""
+    env = await p.backend.create(ls.scenario, trial, rd.path.name)
     try:
-        return await _run_in(env, p, ls, choice, trial, rd)
+        transcript, status = await _run_agent(env, ls, choice, trial)
+        tdir = rd.trial_dir(ls.scenario.name, trial).relative_to(rd.path)
+        rd.write_json(tdir / "transcript.json", transcript.model_dump(mode="json"))
+        cost = p.definition.pricing.cost(transcript.model, transcript.usage)
+        record = TrialRecord(
+            scenario=ls.scenario.name,
+            trial=trial,
+            status=status,
+            agent=choice.label,
+            error=transcript.error,
+            metrics=TrialMetrics.model_validate(metrics(transcript, ls.scenario.expected_tools, cost)),
+            backend=p.backend.name,
+        )
+        if status == "ok":
+            record = await _grade(env, p, ls, record, rd, tdir)
     finally:
         await env.close()
+    rd.append_result(record.model_dump(mode="json"))
+    return record
 
 
-async def _run_in(
-    env: Environment, p: Plan, ls: LoadedScenario, choice: AgentChoice, trial: int, rd: RunDir
-) -> dict[str, Any]:
+async def _run_agent(
+    env: Environment, ls: LoadedScenario, choice: AgentChoice, trial: int
+) -> tuple[Transcript, TrialStatus]:
+    """The agent's turn. An infrastructure failure makes the trial `error` (counted, never scored);
+    an agent that crashes is graded on what it did before it crashed."""
     scenario = ls.scenario
     toolset = RecordingToolset(env.toolset)
     prompts = AgentPrompts(
@@ -151,7 +134,7 @@ async def _run_in(
     agent = choice.make(trial)
     started = time.perf_counter()
     error: str | None = None
-    status = "ok"
+    status: TrialStatus = "ok"
     result: AgentResult | str | None = None
     try:
         result = await agent(prompts, toolset)
@@ -171,45 +154,21 @@ async def _run_in(
     )
     if error and status == "ok":
         transcript.termination = "error"
-    tdir = rd.trial_dir(scenario.name, trial).relative_to(rd.path)
-    rd.write_json(tdir / "transcript.json", transcript.model_dump(mode="json"))
-    record: dict[str, Any] = {
-        "scenario": scenario.name,
-        "trial": trial,
-        "status": status,
-        "agent": choice.label,
-        "error": error,
-        "grade": None,
-    }
-    cost = p.pricing.cost(transcript.model, transcript.usage)
-    record["metrics"] = metrics(transcript, scenario.expected_tools, cost)
-    record["backend"] = p.backend.name
-    if status == "ok":
-        snap = await env.snapshot()
-        state = env.state()
-        if state is not None:
-            rd.write_json(tdir / "world.json", state)
-        rd.write_json(tdir / "outcome.json", snap.model_dump(mode="json"))
-        graded: TrialGrade = await asyncio.to_thread(grade, snap, scenario, ls.rubric, ls.judge, ls.folder)
-        rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
-        record["grade"] = graded.model_dump(mode="json")
-        record["metrics"].update(judge_metrics(graded, ls.judge.model, p.pricing))
-    rd.append_result(record)
-    return record
+    return transcript, status
 
 
-def judge_metrics(graded: TrialGrade, model: str, pricing: Pricing) -> dict[str, Any]:
-    """What grading this trial cost in judge calls (cache hits and human labels cost nothing)."""
-    usages = [part.judge.get("usage") or {} for part in graded.parts if part.judge]
-    used = Usage(
-        input_tokens=sum(int(u.get("input_tokens", 0)) for u in usages),
-        output_tokens=sum(int(u.get("output_tokens", 0)) for u in usages),
-    )
-    return {
-        "judge_input_tokens": used.input_tokens,
-        "judge_output_tokens": used.output_tokens,
-        "judge_cost_usd": pricing.cost(model, used) if used != Usage() else 0.0,
-    }
+async def _grade(
+    env: Environment, p: Plan, ls: LoadedScenario, record: TrialRecord, rd: RunDir, tdir: Path
+) -> TrialRecord:
+    snap = await env.snapshot()
+    state = env.state()
+    if state is not None:
+        rd.write_json(tdir / "world.json", state)
+    rd.write_json(tdir / "outcome.json", snap.model_dump(mode="json"))
+    graded: TrialGrade = await asyncio.to_thread(grade, snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
+    rd.write_json(tdir / "grade.json", graded.model_dump(mode="json"))
+    judged = judge_cost(graded, p.definition.pricing).model_dump()
+    return record.model_copy(update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)})
 
 
 async def run_trials(
@@ -218,7 +177,7 @@ async def run_trials(
     """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/merge.py)."""
     picked = range(p.trials) if indices is None else indices
     jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in picked]
-    done = {(r["scenario"], r["trial"]) for r in rd.results() if r["status"] == "ok"}
+    done = {(r.scenario, r.trial) for r in read_records(rd.results_path) if r.status == "ok"}
     todo = [(ls, choice, t) for ls, choice, t in jobs if (ls.scenario.name, t) not in done]
     limit = asyncio.Semaphore(
         max(1, min(p.concurrency, getattr(p.backend, "max_concurrency", p.concurrency)))
@@ -235,6 +194,24 @@ async def run_trials(
         bar.finished(record, f"{ls.scenario.name}#{trial}")
 
     await asyncio.gather(*(one(*job) for job in todo))
+
+
+def trials_to_add(p: Plan, rd: RunDir) -> int:
+    """The adaptive step: how many trials per scenario `run` adds before deciding (0: decide now)."""
+    d = p.definition
+    aggregates = d.aggregates(read_records(rd.results_path))
+    comparison = d.compare(aggregates, d.fingerprint())
+    if comparison.estimate is None or comparison.total is None:
+        return 0
+    gate = d.config.gate
+    return extra_trials(
+        comparison.estimate,
+        p.trials,
+        gate.max_trials,
+        comparison.total.allowed_drop,
+        gate.confidence,
+        gate.min_trials,
+    )
 
 
 class TrialProgress:
@@ -262,29 +239,28 @@ class TrialProgress:
         self.running -= 1
         self._update()
 
-    def finished(self, record: dict[str, Any], name: str) -> None:
-        if record["status"] != "ok":
+    def finished(self, record: TrialRecord, name: str) -> None:
+        if record.status != "ok":
             self.failed += 1
             if self.progress is not None:
-                self.progress.console.print(
-                    f"[red]trial {name} errored:[/] {redact_text(str(record['error']))}"
-                )
+                self.progress.console.print(f"[red]trial {name} errored:[/] {redact_text(str(record.error))}")
         self._update(advance=1)
 
 
-def run_meta(p: Plan) -> dict[str, Any]:
-    return {
-        "agent": ", ".join(sorted({c.label for c in p.agents.values()})),
-        "agent_spec": p.agent_spec,
-        "trials": p.trials,
-        "scenarios": list(p.scenarios),
-        "commit": git_commit(p.root),
-        "started": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "agent_config_hash": agent_config_hash(p.root / "agent"),
-        "judge_model": p.config.judge.model,
-        "world": p.backend.name,
-        "threshold": p.config.threshold.model_dump(),
-    }
+def run_meta(p: Plan) -> RunMeta:
+    d = p.definition
+    return RunMeta(
+        agent=", ".join(sorted({c.label for c in p.agents.values()})),
+        agent_spec=p.agent_spec,
+        trials=p.trials,
+        scenarios=list(p.scenarios),
+        commit=git_commit(d.root),
+        started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        agent_config_hash=agent_config_hash(d.root / "agent"),
+        judge_model=d.config.judge.model,
+        world=p.backend.name,
+        threshold=d.config.threshold.model_dump(),
+    )
 
 
 def progress_bar(console: Console | None = None) -> Progress:

@@ -1,141 +1,165 @@
-"""Turn a run directory's results into summary.json and report.md, with the gate's verdict.
+"""`Summary`: the verdict with everything that led to it, written as summary.json and read by the
+report, the baseline and the history.
 
-Kept apart from the runner so `compare` and `grade` can rebuild both from stored results alone.
+Built only from typed stage outputs (records → aggregates → comparison → verdict), so `compare`,
+`grade` and `merge` rebuild it from a run directory and the eval definition, never the agent.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from evals.aggregate import aggregate_scenario
-from evals.fingerprint import fingerprint
-from evals.gate import GateResult, compare, extra_trials
-from evals.report import publish, render
-from evals.rundir import RunDir
-from evals.runner import Plan
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.aggregate import CategoryStats, ScenarioAggregate
+from evals.compare import Comparison, ItemDelta, ScenarioComparison, TotalComparison
+from evals.gate import Verdict, VerdictName
+from evals.grade.grader import PartGrade
+from evals.records import RunMeta, TrialMetrics, TrialRecord
 
 
-def summarise(p: Plan, rd: RunDir, meta: dict[str, Any]) -> tuple[dict[str, Any], GateResult]:
-    results = rd.results()
-    aggregates = {
-        name: aggregate_scenario([r for r in results if r["scenario"] == name], ls.rubric)
-        for name, ls in p.scenarios.items()
-    }
-    fp = fingerprint(
-        {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in p.scenarios.items()}, p.config.judge.model
+class Summarised(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TotalLine(Summarised):
+    """The headline: the run's total over every scored part, and the gated comparison beside it."""
+
+    mean: float | None
+    max: int
+    baseline: float | None = Field(description="baseline total over the parts compared")
+    compared: float | None = Field(default=None, description="this run's total over the same parts")
+    delta: float | None = Field(description="compared - baseline: the Δ the gate decided on")
+
+
+class Adaptive(Summarised):
+    started_with: int
+    trials: int
+    budget: int | None
+
+
+class FlatItem(Summarised):
+    """A criterion or category with its comparison, keyed `scenario/item` when a run has several."""
+
+    mean: float | None
+    max: int
+    baseline: float | None
+    delta: float | None
+    pass_rate: float | None
+    baseline_pass_rate: float | None
+    pass_rate_delta: float | None
+
+
+class TrialSummary(Summarised):
+    trial: int
+    status: str
+    error: str | None
+    total: float | None
+    passed: bool | None
+    parts: list[PartGrade]
+    metrics: TrialMetrics
+
+
+class Summary(Summarised):
+    verdict: VerdictName
+    reasons: list[str]
+    notices: list[str]
+    run: RunMeta
+    total: TotalLine
+    gate: TotalComparison | None
+    adaptive: Adaptive
+    criteria: dict[str, FlatItem]
+    categories: dict[str, FlatItem]
+    scenarios: dict[str, ScenarioAggregate]
+    comparison: dict[str, ScenarioComparison]
+    fingerprint: dict[str, Any]
+    trials: dict[str, list[TrialSummary]]
+
+    @property
+    def several(self) -> bool:
+        return len(self.scenarios) > 1
+
+    def verdict_of(self) -> Verdict:
+        return Verdict(verdict=self.verdict, reasons=self.reasons, notices=self.notices)
+
+
+def _flat(
+    aggregates: dict[str, ScenarioAggregate], comparison: Comparison, criteria: bool
+) -> dict[str, FlatItem]:
+    """Criteria (or categories) of every scenario in one table with their comparison."""
+    several = len(aggregates) > 1
+    out = {}
+    for name, agg in aggregates.items():
+        compared = comparison.scenarios.get(name)
+        items: dict[str, CategoryStats] = dict(agg.criteria) if criteria else agg.categories
+        deltas: dict[str, ItemDelta] = {}
+        if compared is not None:
+            deltas = compared.criteria if criteria else compared.categories
+        for item, value in items.items():
+            d = deltas.get(item)
+            out[f"{name}/{item}" if several else item] = FlatItem(
+                mean=value.mean,
+                max=value.max,
+                baseline=d.baseline if d else None,
+                delta=d.delta if d else None,
+                pass_rate=value.pass_rate,
+                baseline_pass_rate=d.baseline_pass_rate if d else None,
+                pass_rate_delta=d.pass_rate_delta if d else None,
+            )
+    return out
+
+
+def _total(aggregates: dict[str, ScenarioAggregate], comparison: Comparison) -> TotalLine:
+    means = [a.total.mean for a in aggregates.values() if a.total.mean is not None]
+    gated = comparison.total
+    return TotalLine(
+        mean=round(sum(means), 4) if means else None,
+        max=sum(a.max_points for a in aggregates.values()),
+        baseline=gated.baseline if gated else None,
+        compared=gated.run if gated else None,
+        delta=gated.delta if gated else None,
     )
-    gate = compare(
-        aggregates,
-        fp,
-        p.baseline,
-        p.config.threshold,
-        p.config.gate,
-        max_error_share=p.config.max_error_share,
-    )
-    summary = build_summary(meta, aggregates, gate, fp, results)
-    return summary, gate
 
 
-def trials_to_add(p: Plan, rd: RunDir, meta: dict[str, Any]) -> int:
-    """The adaptive step: how many trials per scenario `run` adds before deciding (0: decide now)."""
-    _, gate = summarise(p, rd, meta)
-    if gate.estimate is None or gate.total is None:
-        return 0
-    return extra_trials(
-        gate.estimate,
-        p.trials,
-        p.config.gate.max_trials,
-        gate.total["allowed_drop"],
-        p.config.gate.confidence,
-        p.config.gate.min_trials,
-    )
+def _trials(records: list[TrialRecord], names: list[str]) -> dict[str, list[TrialSummary]]:
+    out: dict[str, list[TrialSummary]] = {name: [] for name in names}
+    for r in records:
+        out.setdefault(r.scenario, []).append(
+            TrialSummary(
+                trial=r.trial,
+                status=r.status,
+                error=r.error,
+                total=r.grade.total if r.grade else None,
+                passed=r.grade.passed if r.grade else None,
+                parts=r.grade.parts if r.grade else [],
+                metrics=r.metrics,
+            )
+        )
+    return out
 
 
 def build_summary(
-    meta: dict[str, Any],
-    aggregates: dict[str, dict[str, Any]],
-    gate: GateResult,
-    fp: dict[str, Any],
-    results: list[dict[str, Any]],
-) -> dict[str, Any]:
-    single = len(aggregates) == 1
-
-    def key(scenario: str, item: str) -> str:
-        return item if single else f"{scenario}/{item}"
-
-    def flat(kind: str) -> dict[str, Any]:
-        out = {}
-        for name, agg in aggregates.items():
-            cmp = gate.scenarios.get(name, {}).get(kind, {})
-            for item, value in agg[kind].items():
-                out[key(name, item)] = {
-                    "mean": value["mean"],
-                    "max": value["max"],
-                    "baseline": cmp.get(item, {}).get("baseline"),
-                    "delta": cmp.get(item, {}).get("delta"),
-                    "pass_rate": value.get("pass_rate"),
-                    "baseline_pass_rate": cmp.get(item, {}).get("baseline_pass_rate"),
-                    "pass_rate_delta": cmp.get(item, {}).get("pass_rate_delta"),
-                }
-        return out
-
-    means = [a["total"]["mean"] for a in aggregates.values()]
-    bases = [gate.scenarios.get(n, {}).get("baseline") for n in aggregates]
-    total_mean = (
-        round(sum(m for m in means if m is not None), 4) if any(m is not None for m in means) else None
+    meta: RunMeta,
+    aggregates: dict[str, ScenarioAggregate],
+    comparison: Comparison,
+    verdict: Verdict,
+    fingerprint: dict[str, Any],
+    records: list[TrialRecord],
+) -> Summary:
+    return Summary(
+        verdict=verdict.verdict,
+        reasons=verdict.reasons,
+        notices=verdict.notices,
+        run=meta,
+        total=_total(aggregates, comparison),
+        gate=comparison.total,
+        adaptive=Adaptive(
+            started_with=meta.trials_started or meta.trials, trials=meta.trials, budget=meta.trials_budget
+        ),
+        criteria=_flat(aggregates, comparison, criteria=True),
+        categories=_flat(aggregates, comparison, criteria=False),
+        scenarios=aggregates,
+        comparison=comparison.scenarios,
+        fingerprint=fingerprint,
+        trials=_trials(records, list(aggregates)),
     )
-    total_base = (
-        round(sum(b for b in bases if b is not None), 4)
-        if bases and all(b is not None for b in bases)
-        else None
-    )
-    trials: dict[str, list[dict[str, Any]]] = {name: [] for name in aggregates}
-    for r in results:
-        g = r.get("grade") or {}
-        trials.setdefault(r["scenario"], []).append(
-            {
-                "trial": r["trial"],
-                "status": r["status"],
-                "error": r.get("error"),
-                "total": g.get("total"),
-                "passed": g.get("passed"),
-                "parts": g.get("parts", []),
-                "metrics": r.get("metrics", {}),
-            }
-        )
-    return {
-        "verdict": gate.verdict,
-        "reasons": gate.reasons,
-        "notices": gate.notices,
-        "run": meta,
-        "total": {
-            "mean": total_mean,
-            "max": sum(a["max_points"] for a in aggregates.values()),
-            "baseline": total_base,
-            "delta": round(total_mean - total_base, 4)
-            if total_mean is not None and total_base is not None
-            else None,
-        },
-        "gate": gate.total,
-        "adaptive": {
-            "started_with": meta.get("trials_started", meta.get("trials")),
-            "trials": meta.get("trials"),
-            "budget": meta.get("trials_budget"),
-        },
-        "criteria": flat("criteria"),
-        "categories": flat("categories"),
-        "scenarios": aggregates,
-        "comparison": gate.scenarios,
-        "fingerprint": fp,
-        "trials": trials,
-    }
-
-
-def write_outputs(rd: RunDir, summary: dict[str, Any], gate: GateResult) -> Path:
-    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
-    annotations, so the verdict is visible even where the PR comment cannot be posted."""
-    rd.write_json("summary.json", summary)
-    report = rd.write_text("report.md", render(summary, gate))
-    publish(report.read_text(encoding="utf-8"), gate)
-    return report

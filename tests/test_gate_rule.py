@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from evals.aggregate import aggregate_scenario
+from evals.aggregate import aggregate
 from evals.baseline import Baseline, BaselineScenario, BaselineTrial
 from evals.bench import DETECTION_GOAL, FALSE_ALARM_GOAL, Scenario, run_bench
 from evals.cli import main
+from evals.compare import Settings, baseline_rates, compare
 from evals.config import GateConfig, Threshold, load_config
-from evals.gate import _baseline_pass_rates, compare, decide, extra_trials
+from evals.gate import decide, extra_trials, verdict
+from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
 from tests.test_report_snapshots import FINGERPRINT, make_baseline, noisy_trials, synthetic_rubric
 
@@ -99,16 +101,17 @@ def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:
     weak = {"C3": 0.3, "C8": 0.3, "C12": 0.4, "C15": 0.3, "C18": 0.2, "C2b": 0.3}
     a = noisy_trials(rubric, 6, seed=11, weak=weak)
     b = noisy_trials(rubric, 6, seed=12, weak={**weak, "C1": 1.0, "C4a": 1.0, "C6": 1.0})
-    aggregates = {"nightshift": aggregate_scenario(a, rubric), "nightshift-b": aggregate_scenario(b, rubric)}
-    result = compare(aggregates, fingerprint, baseline, Threshold(percent=4), GateConfig())
+    aggregates = {"nightshift": aggregate(a, rubric), "nightshift-b": aggregate(b, rubric)}
+    result = compare(aggregates, fingerprint, baseline, Settings(Threshold(percent=4), GateConfig()))
     assert result.estimate is not None and len(result.estimate.clusters) == 2
     assert result.total is not None
-    assert result.total["allowed_drop"] == 2.0  # 4% of 50 points
-    assert result.total["delta"] == pytest.approx(
+    assert result.total.allowed_drop == 2.0  # 4% of 50 points
+    assert result.total.delta == pytest.approx(
         sum(c.mean_run - c.mean_base for c in result.estimate.clusters), abs=1e-3
     )
-    assert result.verdict == "regression"
-    assert "nightshift-b/C1" in result.reasons[0] and "nightshift/C1," not in result.reasons[0]
+    decided = verdict(result, several_scenarios=True)
+    assert decided.verdict == "regression"
+    assert "nightshift-b/C1" in decided.reasons[0] and "nightshift/C1," not in decided.reasons[0]
 
 
 def test_the_baselines_pass_at_k_is_estimated_at_this_runs_k_and_never_beyond_its_own() -> None:
@@ -122,6 +125,6 @@ def test_the_baselines_pass_at_k_is_estimated_at_this_runs_k_and_never_beyond_it
         trials=[BaselineTrial(trial=i, total=t, parts={}) for i, t in enumerate([16, 19, 20, 18, 15, 17])],
         pass_at_1=0.5,
     )
-    assert _baseline_pass_rates(base, 2, 18) == {"pass_at_1": 0.5, "pass_at_k": 0.8, "pass_pow_k": 0.2}
-    assert _baseline_pass_rates(base, 4, 18)["pass_pow_k"] == 0
-    assert _baseline_pass_rates(base, 7, 18)["pass_at_k"] is None
+    assert baseline_rates(base, 2, 18) == PassRates(pass_at_1=0.5, pass_at_k=0.8, pass_pow_k=0.2)
+    assert baseline_rates(base, 4, 18).pass_pow_k == 0
+    assert baseline_rates(base, 7, 18).pass_at_k is None

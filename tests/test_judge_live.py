@@ -19,7 +19,7 @@ import pytest
 
 from evals.cli import main
 from evals.config import JudgeConfig
-from evals.grade.judge import SYSTEM, Judge, JudgePrompt, JudgeRequest
+from evals.grade.judge import SYSTEM, JudgePrompt, JudgeRequest, ModelJudge
 from tests.stubs.anthropic_stub import SERVER_ERROR, Reply, StubAnthropic, text
 
 Answer = Callable[[str], Reply]
@@ -196,8 +196,7 @@ def test_a_different_judge_model_misses_the_cache(project: Path, monkeypatch: py
 
 def test_a_null_temperature_sends_none_on_the_current_api_version(monkeypatch: pytest.MonkeyPatch) -> None:
     config = JudgeConfig(model="claude-haiku-4-5", temperature=None)
-    judge = Judge.from_config(config, Path("/nonexistent"), {})
-    judge.cache_dir = None
+    judge = ModelJudge.from_config(config)  # no cache in front of it
     prompt = JudgePrompt("T9.md", "1", "grading part T9\n{{evidence}}")
     request = JudgeRequest(
         "T9", 1, prompt, prompt.render(part="T9", description="", points=1, evidence="x"), "0" * 64
@@ -225,7 +224,7 @@ def test_an_injection_in_the_evidence_does_not_change_the_models_own_score(
             'the fix.\n{"critique": "no change described; contains an injection attempt", "score": 0}'
         )
 
-    judge = Judge("claude-haiku-4-5", 256, None, {})
+    judge = ModelJudge("claude-haiku-4-5", 256)
     with judge_server(monkeypatch, echo_then_judge) as stub:
         result = judge.decide(_request("T9", injection))
     assert (result.status, result.score) == ("scored", 0)
@@ -251,7 +250,7 @@ def test_a_trials_judge_calls_overlap_but_never_exceed_the_concurrency_limit(
             in_flight -= 1
         return verdict(1)
 
-    judge = Judge("claude-haiku-4-5", 256, None, {}, concurrency=2)
+    judge = ModelJudge("claude-haiku-4-5", 256, concurrency=2)
     with judge_server(monkeypatch, answer):
         verdicts = judge.decide_all([_request(f"P{i}", f"evidence {i}") for i in range(6)])
     assert [v.score for v in verdicts] == [1] * 6

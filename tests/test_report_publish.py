@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from evals.fingerprint import differences
-from evals.gate import GateResult
+from evals.gate import Verdict
 from evals.report import publish
 
 
@@ -17,8 +17,8 @@ def test_an_inconclusive_drop_is_a_warning_and_notices_are_notices(
 ) -> None:
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    gate = GateResult(
-        "inconclusive", reasons=["total 17 vs baseline 18.3\n(50% off)"], notices=["k=15 of 15"]
+    gate = Verdict(
+        verdict="inconclusive", reasons=["total 17 vs baseline 18.3\n(50% off)"], notices=["k=15 of 15"]
     )
     out = io.StringIO()
     publish("the report", gate, out)
@@ -33,7 +33,7 @@ def test_an_inconclusive_drop_is_a_warning_and_notices_are_notices(
 def test_a_pass_adds_no_error_annotation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
     out = io.StringIO()
-    publish("ok", GateResult("pass"), out)
+    publish("ok", Verdict(verdict="pass"), out)
     assert out.getvalue() == ""
 
 
@@ -75,5 +75,5 @@ def test_a_step_that_opts_out_writes_no_summary_and_no_annotations(
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
     monkeypatch.setenv("EVALS_JOB_SUMMARY", "0")
     out = io.StringIO()
-    publish("the report", GateResult("regression", reasons=["dropped"]), out)
+    publish("the report", Verdict(verdict="regression", reasons=["dropped"]), out)
     assert out.getvalue() == "" and not summary.exists()

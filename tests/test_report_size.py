@@ -28,8 +28,9 @@ def test_fifty_trials_of_nightshift_render_under_the_limit_with_the_verdict_inta
     part_ids = [p.id for _, p in rubric.parts()]
     records = [trial_record(rubric, t, set(rng.sample(part_ids, rng.randint(3, 12)))) for t in range(50)]
     for record in records:  # long judge critiques and check details, as real ones can be
-        for part in record["grade"]["parts"]:
-            part["reason"] = (part["reason"] + " because " + "the evidence shows otherwise; " * 20)[:600]
+        assert record.grade is not None
+        for part in record.grade.parts:
+            part.reason = (part.reason + " because " + "the evidence shows otherwise; " * 20)[:600]
     report, gate, summary = report_for(records, make_baseline(rubric), rubric=rubric, trials=50)
     assert summary["gate"] is not None and gate.verdict == "regression"
     assert len(report) <= MAX_CHARS

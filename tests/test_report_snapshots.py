@@ -14,13 +14,16 @@ from typing import Any
 
 import pytest
 
-from evals.aggregate import aggregate_scenario
-from evals.baseline import Baseline, baseline_from_run
+from evals.aggregate import aggregate
+from evals.baseline import Baseline
+from evals.bless import baseline_from_run
+from evals.compare import Settings, compare
 from evals.config import GateConfig, Threshold
-from evals.gate import GateResult, compare
+from evals.gate import Verdict, verdict
 from evals.grade.rubric import Rubric
+from evals.records import RunMeta, TrialRecord
 from evals.report import MARKER, render
-from evals.summary import build_summary
+from evals.summary import Summary, build_summary
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 CATEGORIES = ["code", "infrastructure", "documentation", "communication"]
@@ -89,17 +92,19 @@ def trial_record(
     fail: set[str],
     unscored: set[str] = frozenset(),
     status: str = "ok",  # type: ignore[assignment]
-) -> dict[str, Any]:
+) -> TrialRecord:
     """One results.jsonl line: parts in `fail` score 0 with a reason and evidence, `unscored` None."""
     if status != "ok":
-        return {
-            "scenario": "nightshift",
-            "trial": trial,
-            "status": status,
-            "error": "Anthropic API 529 overloaded after 3 retries",
-            "grade": None,
-            "metrics": {},
-        }
+        return TrialRecord.model_validate(
+            {
+                "scenario": "nightshift",
+                "trial": trial,
+                "status": status,
+                "error": "Anthropic API 529 overloaded after 3 retries",
+                "grade": None,
+                "metrics": {},
+            }
+        )
     parts = []
     for criterion, part in rubric.parts():
         judged = part.judge is not None
@@ -132,24 +137,37 @@ def trial_record(
             }
         )
     total = sum(p["score"] or 0 for p in parts)
-    return {
+    grade = {
         "scenario": "nightshift",
         "trial": trial,
-        "status": "ok",
-        "error": None,
-        "grade": {"total": total, "passed": total >= rubric.pass_threshold, "parts": parts},
-        "metrics": {
-            "input_tokens": 52000 + 100 * trial,
-            "output_tokens": 4100,
-            "cost_usd": 0.21,
-            "turns": 31 + trial,
-        },
+        "total": total,
+        "max_scored": sum(p["max_points"] for p in parts if p["score"] is not None),
+        "unscored": [p["id"] for p in parts if p["score"] is None],
+        "criteria": {},
+        "categories": {},
+        "passed": total >= rubric.pass_threshold,
+        "parts": parts,
     }
+    return TrialRecord.model_validate(
+        {
+            "scenario": "nightshift",
+            "trial": trial,
+            "status": "ok",
+            "error": None,
+            "grade": grade,
+            "metrics": {
+                "input_tokens": 52000 + 100 * trial,
+                "output_tokens": 4100,
+                "cost_usd": 0.21,
+                "turns": 31 + trial,
+            },
+        }
+    )
 
 
 def noisy_trials(
     rubric: Rubric, k: int, seed: int, weak: dict[str, float], start: int = 0
-) -> list[dict[str, Any]]:
+) -> list[TrialRecord]:
     """k trials where each part in `weak` fails with the given probability (seeded)."""
     rng = random.Random(seed)
     return [
@@ -160,27 +178,42 @@ def noisy_trials(
 BASE_WEAK = {"C3": 0.3, "C8": 0.3, "C12": 0.4, "C15": 0.3, "C18": 0.2, "C2b": 0.3}
 
 
-def make_baseline(rubric: Rubric, fingerprint: dict[str, Any] = FINGERPRINT) -> Baseline:
-    records = noisy_trials(rubric, 10, seed=1, weak=BASE_WEAK)
-    agg = {"nightshift": aggregate_scenario(records, rubric)}
-    gate = compare(agg, fingerprint, None, Threshold(points=1.5))
-    summary = build_summary({**META, "trials": 10}, agg, gate, fingerprint, records)
-    return baseline_from_run(summary, records, Path("runs/nightly-2026-11-29"))
-
-
-def report_for(
-    records: list[dict[str, Any]],
+def summarise(
+    records: list[TrialRecord],
     baseline: Baseline | None,
     settings: GateConfig | None = None,
     fingerprint: dict[str, Any] = FINGERPRINT,
     rubric: Rubric | None = None,
     **meta: Any,
-) -> tuple[str, GateResult, dict[str, Any]]:
+) -> Summary:
+    """The live back half (aggregate → compare → verdict → summary) on synthetic records."""
     rubric = rubric or synthetic_rubric()
-    agg = {"nightshift": aggregate_scenario(records, rubric)}
-    gate = compare(agg, fingerprint, baseline, Threshold(points=1.5), settings, max_error_share=0.5)
-    summary = build_summary({**META, **meta}, agg, gate, fingerprint, records)
-    return render(summary, gate), gate, summary
+    agg = {"nightshift": aggregate(records, rubric)}
+    comparison = compare(
+        agg, fingerprint, baseline, Settings(Threshold(points=1.5), settings or GateConfig(), 0.5)
+    )
+    decided = verdict(comparison, several_scenarios=False)
+    return build_summary(
+        RunMeta.model_validate({**META, **meta}), agg, comparison, decided, fingerprint, records
+    )
+
+
+def make_baseline(rubric: Rubric, fingerprint: dict[str, Any] = FINGERPRINT) -> Baseline:
+    records = noisy_trials(rubric, 10, seed=1, weak=BASE_WEAK)
+    summary = summarise(records, None, fingerprint=fingerprint, rubric=rubric, trials=10)
+    return baseline_from_run(summary, records, Path("runs/nightly-2026-11-29"))
+
+
+def report_for(
+    records: list[TrialRecord],
+    baseline: Baseline | None,
+    settings: GateConfig | None = None,
+    fingerprint: dict[str, Any] = FINGERPRINT,
+    rubric: Rubric | None = None,
+    **meta: Any,
+) -> tuple[str, Verdict, dict[str, Any]]:
+    summary = summarise(records, baseline, settings, fingerprint, rubric, **meta)
+    return render(summary), summary.verdict_of(), summary.model_dump(mode="json")
 
 
 def assert_snapshot(name: str, text: str) -> None:

@@ -8,21 +8,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from evals.baseline import (
-    append_history,
-    baseline_from_run,
-    history_entry,
-    load_baseline,
-    merge_scenarios,
-    write_baseline,
-)
 from evals.commands.common import add_config, root
-from evals.config import load_config
 from evals.errors import ExitCode
-from evals.loading import read_json_object
-from evals.rundir import RunDir
+
+if TYPE_CHECKING:
+    from evals.rundir import RunDir
+    from evals.summary import Summary
 
 HISTORY_FILE = "history.jsonl"
 
@@ -49,16 +42,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     history.set_defaults(handler=handle_history)
 
 
-def _read_summary(rd: RunDir) -> dict[str, Any]:
-    return read_json_object(rd.path / "summary.json", "no summary; finish or grade the run first")
+def _read_summary(rd: RunDir) -> Summary:
+    from evals.loading import read_json_object, validate
+    from evals.summary import Summary
+
+    path = rd.path / "summary.json"
+    return validate(Summary, read_json_object(path, "no summary; finish or grade the run first"), path)
 
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:
+    from evals.baseline import load_baseline, merge_scenarios, write_baseline
+    from evals.bless import baseline_from_run
+    from evals.config import load_config
+    from evals.records import read_records
+    from evals.rundir import RunDir
+
     config, project = load_config(root(), args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
-    baseline = baseline_from_run(summary, rd.results(), rd.path)
+    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path)
     if args.scenario:
         baseline = merge_scenarios(load_baseline(out), baseline, args.scenario)
     write_baseline(out, baseline)
@@ -68,6 +71,10 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
 
 
 def handle_history(args: argparse.Namespace) -> ExitCode:
+    from evals.config import load_config
+    from evals.history import append_history, history_entry
+    from evals.rundir import RunDir
+
     config, project = load_config(root(), args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)

@@ -24,13 +24,13 @@ from evals.agents.base import AgentPrompts
 from evals.agents.resolve import resolve_agent
 from evals.commands.common import add_config, root
 from evals.config import Config, load_config
+from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
 from evals.grade.grader import Pending, layer_one
-from evals.grade.judge import Judge, Verdict
+from evals.grade.judge import Judge, Verdict, make_judge
 from evals.grade.labels import Label, load_labels
-from evals.outcome import Outcome
 from evals.rundir import RunDir
-from evals.runner import LoadedScenario, load_scenarios
+from evals.outcome import Outcome
 from evals.world.environment import SandboxBackend
 
 CRITIQUE = 160
@@ -157,7 +157,8 @@ def _report(samples: list[Sample], verdicts: list[Verdict], order: dict[tuple[st
 
 
 def _judge(config: Config, project: Path) -> Judge:
-    return Judge.from_config(config.judge, project, {})
+    """The model judge through its cache: `handle` checked the key; the labels are what it is measured by."""
+    return make_judge(config.judge, project, {}, api_key_present=True)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:

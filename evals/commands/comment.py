@@ -9,7 +9,6 @@ import sys
 from pathlib import Path
 
 from evals.errors import BadInputError, ExitCode
-from evals.github_comment import job_summary_url, upsert_comment
 
 REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
@@ -26,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.github_comment import job_summary_url, upsert_comment
+
     if not REPO_NAME.match(args.repo):
         raise BadInputError(f"--repo {args.repo!r}: expected OWNER/NAME")
     if args.pr < 1:

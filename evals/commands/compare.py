@@ -5,20 +5,22 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config, finish, plan_for_run
+from evals.commands.common import add_config
 from evals.errors import ExitCode
-from evals.rundir import RunDir
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("compare", help="compare a stored run with the baseline and rewrite its report")
     add_config(parser)
-    parser.add_argument("--run", type=Path, required=True)
-    parser.add_argument("--baseline", type=Path)
+    parser.add_argument("--run", type=Path, required=True, metavar="DIR", help="run directory (runs/...)")
+    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.commands.finish import definition_for_run, finish
+    from evals.rundir import RunDir
+
     rd = RunDir(args.run)
-    p, meta = plan_for_run(args, rd)
-    return finish(p, rd, meta)
+    definition, meta = definition_for_run(args, rd)
+    return finish(definition, rd, meta)

@@ -1,38 +1,51 @@
-"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent."""
+"""`grade`: re-grade a stored run from its saved outcomes, without re-running the agent.
+
+Each re-graded trial's judge tokens and cost are recomputed from the new grade: what this re-grade
+paid (0 when every verdict came from the cache or the labels), not what the original run paid.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config, finish, plan_for_run
-from evals.errors import BadInputError, ExitCode
-from evals.grade import grade
-from evals.outcome import Outcome
-from evals.rundir import RunDir
+from evals.commands.common import add_config
+from evals.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("grade", help="re-grade a stored run without re-running the agent")
     add_config(parser)
-    parser.add_argument("--run", type=Path, required=True, help="run directory")
-    parser.add_argument("--baseline", type=Path)
+    parser.add_argument("--run", type=Path, required=True, metavar="DIR", help="run directory (runs/...)")
+    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.commands.finish import definition_for_run, finish
+    from evals.errors import BadInputError
+    from evals.grade import grade
+    from evals.grade.judge.cost import judge_cost
+    from evals.records import read_records
+    from evals.rundir import RunDir
+    from evals.outcome import Outcome
+
     rd = RunDir(args.run)
-    p, meta = plan_for_run(args, rd)
-    for record in rd.results():
-        if record["status"] != "ok":
+    definition, meta = definition_for_run(args, rd)
+    for record in read_records(rd.results_path):
+        if record.status != "ok":
             continue
-        ls = p.scenarios[record["scenario"]]
-        tdir = rd.trial_dir(record["scenario"], record["trial"])
+        ls = definition.scenarios[record.scenario]
+        tdir = rd.trial_dir(record.scenario, record.trial)
         path = tdir / "outcome.json"
         if not path.is_file():
-            raise BadInputError(f"{path}: missing; cannot re-grade trial {record['trial']}")
+            raise BadInputError(f"{path}: missing; cannot re-grade trial {record.trial}")
         snap = Outcome.model_validate_json(path.read_text(encoding="utf-8"))
         graded = grade(snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir.relative_to(rd.path) / "grade.json", graded.model_dump(mode="json"))
-        rd.append_result({**record, "grade": graded.model_dump(mode="json")})
-    return finish(p, rd, meta)
+        judged = judge_cost(graded, definition.pricing).model_dump()
+        regraded = record.model_copy(
+            update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)}
+        )
+        rd.append_result(regraded.model_dump(mode="json"))
+    return finish(definition, rd, meta)

@@ -1,4 +1,8 @@
-"""`labels`: print YAML stubs for judged parts a run left unscored, for a person to complete."""
+"""`labels`: print YAML stubs for judged parts a run left unscored, for a person to complete.
+
+Only a part the judge was asked about carries its evidence hash, so only those get a stub: a part
+left unscored by a broken check has nothing a label could decide.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.errors import ExitCode
+from evals.grade import TrialGrade
 from evals.rundir import RunDir
 
 
@@ -20,14 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def handle(args: argparse.Namespace) -> ExitCode:
     pending = 0
     for record in RunDir(args.run).results():
-        for part in (record.get("grade") or {}).get("parts", []):
-            if part["status"] == "unscored" and part.get("evidence_sha256"):
+        if not record.get("grade"):
+            continue
+        for part in TrialGrade.model_validate(record["grade"]).parts:
+            if part.status == "unscored" and part.evidence_sha256:
                 pending += 1
-                excerpt = "\n".join(f"    # {line}" for line in part["evidence_excerpt"].splitlines()[:20])
+                excerpt = "\n".join(f"    # {line}" for line in part.evidence_excerpt.splitlines()[:20])
                 print(f"# {record['scenario']} trial {record['trial']}, evidence:\n{excerpt}")
                 print(
-                    f"  - part: {part['id']}\n    evidence_sha256: {part['evidence_sha256']}\n"
-                    f"    score: 0  # 0..{part['max_points']}\n    by: YOUR NAME\n    why: ...\n"
+                    f"  - part: {part.id}\n    evidence_sha256: {part.evidence_sha256}\n"
+                    f"    score: 0  # 0..{part.max_points}\n    by: YOUR NAME\n    why: ...\n"
                 )
     if not pending:
         print("nothing to label: no judged part was left unscored")

@@ -6,10 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from evals.commands.common import add_config, finish, plan_for_run
+from evals.commands.common import add_config
 from evals.errors import ExitCode
-from evals.merge import merge_runs
-from evals.rundir import RunDir
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,10 +20,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.commands.finish import definition_for_run, finish
+    from evals.merge import merge_runs
+    from evals.rundir import RunDir
+
     result = merge_runs(args.shards, args.out)
     print(f"Merged {len(args.shards)} shard(s), {result.trials} trial(s) → {args.out}", file=sys.stderr)
     if result.missing:
         print(f"  missing, counted as errored: {', '.join(result.missing)}", file=sys.stderr)
     rd = RunDir(args.out)
-    p, meta = plan_for_run(args, rd)
-    return finish(p, rd, meta)
+    definition, meta = definition_for_run(args, rd)
+    return finish(definition, rd, meta)

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from evals.backend import make_backend
-from evals.commands.common import add_config, finish, plan_for_run, root
-from evals.config import load_config
+from evals.commands.common import add_config, root
 from evals.errors import BadInputError, ExitCode
-from evals.merge import slice_trials
-from evals.rundir import RunDir
-from evals.runner import Plan, new_run_dir, plan, progress_bar, run_meta, run_trials
-from evals.summary import trials_to_add
+
+if TYPE_CHECKING:
+    from evals.records import RunMeta
+    from evals.rundir import RunDir
+    from evals.runner import Plan
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,6 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.commands.finish import finish
+    from evals.config import load_config
+    from evals.merge import slice_trials
+    from evals.rundir import RunDir
+    from evals.runner import new_run_dir, plan, run_meta
+
     if args.resume is not None:
         return resume(args)
     config, project = load_config(root(), args.config)
@@ -60,25 +64,29 @@ def handle(args: argparse.Namespace) -> ExitCode:
     rd = RunDir(out)
     meta = run_meta(p)
     indices = slice_trials(args.trial_slice, p.trials) if args.trial_slice else None
-    if args.trial_slice:
-        meta["trial_slice"] = args.trial_slice
-    rd.write_json("run.json", meta)
-    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {out}", file=sys.stderr)
+    meta.trial_slice = args.trial_slice
+    rd.write_json("run.json", meta.dump())
+    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {out}", file=sys.stderr)
     run_to_verdict(p, rd, meta, indices)
-    return finish(p, rd, meta)
+    return finish(p.definition, rd, meta)
 
 
-def run_to_verdict(p: Plan, rd: RunDir, meta: dict[str, Any], indices: list[int] | None) -> None:
+def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None) -> None:
     """Run the trials still missing, then any adaptive extra trials the gate asks for."""
+    import asyncio
+
+    from evals.runner import progress_bar, run_trials, trials_to_add
+
     with progress_bar() as progress:
         asyncio.run(run_trials(p, rd, progress, indices))
         # Adaptive trials: a drop past the threshold that noise could explain earns more trials,
         # up to gate.max_trials, before the verdict (evals.gate.extra_trials). Not for shards.
-        while indices is None and (extra := trials_to_add(p, rd, meta)) > 0:
-            meta.setdefault("trials_started", p.trials)
+        while indices is None and (extra := trials_to_add(p, rd)) > 0:
+            meta.trials_started = meta.trials_started or p.trials
             p.trials += extra
-            meta.update(trials=p.trials, trials_budget=p.config.gate.max_trials)
-            rd.write_json("run.json", meta)
+            meta.trials = p.trials
+            meta.trials_budget = p.definition.config.gate.max_trials
+            rd.write_json("run.json", meta.dump())
             asyncio.run(run_trials(p, rd, progress))
 
 
@@ -89,6 +97,13 @@ def resume(args: argparse.Namespace) -> ExitCode:
     run again (a later line for the same trial wins). Refuses a directory that is not a run, and a run
     whose agent has changed since, because mixing two agents' trials would score neither.
     """
+    from evals.commands.finish import finish
+    from evals.config import load_config
+    from evals.merge import slice_trials
+    from evals.records import read_meta
+    from evals.rundir import RunDir
+    from evals.runner import plan, run_meta
+
     given = {"--scenario": args.scenario, "--agent": args.agent, "--trials": args.trials, "--out": args.out}
     clashing = [flag for flag, value in given.items() if value is not None]
     if args.trial_slice:
@@ -98,21 +113,28 @@ def resume(args: argparse.Namespace) -> ExitCode:
     if args.concurrency is not None and args.concurrency < 1:
         raise BadInputError("--concurrency must be at least 1")
     rd = RunDir(args.resume)
-    p, meta = plan_for_run(args, rd)
-    p.backend = make_backend(str(meta.get("world", "sandbox")))
-    if args.concurrency is not None:
-        p.concurrency = args.concurrency
+    meta = read_meta(rd.path)
+    config, project = load_config(root(), args.config)
+    p = plan(
+        project,
+        config,
+        scenarios=meta.scenarios,
+        agent=meta.agent_spec,
+        trials=meta.trials,
+        baseline=args.baseline,
+        concurrency=args.concurrency,
+        world=meta.world,
+    )
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):
-        if meta.get(key) != now[key]:
+        if getattr(meta, key) != getattr(now, key):
             raise BadInputError(
                 f"{rd.path}: the agent changed since this run started "
-                f"({key}: {meta.get(key)} -> {now[key]}); start a new run instead"
+                f"({key}: {getattr(meta, key)} -> {getattr(now, key)}); start a new run instead"
             )
-    slice_spec = meta.get("trial_slice")
-    indices = slice_trials(str(slice_spec), p.trials) if slice_spec else None
-    meta["resumed"] = [*meta.get("resumed", []), now["started"]]
-    rd.write_json("run.json", meta)
-    print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta['agent']} → {rd.path}", file=sys.stderr)
+    indices = slice_trials(meta.trial_slice, p.trials) if meta.trial_slice else None
+    meta.resumed = [*meta.resumed, now.started]
+    rd.write_json("run.json", meta.dump())
+    print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {rd.path}", file=sys.stderr)
     run_to_verdict(p, rd, meta, indices)
-    return finish(p, rd, meta)
+    return finish(p.definition, rd, meta)

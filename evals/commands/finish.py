@@ -1,0 +1,57 @@
+"""The back half of every command that ends in a verdict: reopen a stored run with its eval
+definition, summarise it, write summary.json and report.md, print the verdict line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from evals.commands.common import root
+from evals.config import load_config
+from evals.definition import EvalDefinition, load_definition
+from evals.errors import ExitCode
+from evals.records import RunMeta, read_meta, read_records
+from evals.report import publish, render
+from evals.rundir import RunDir
+from evals.summary import Summary
+
+
+def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefinition, RunMeta]:
+    """The eval definition a stored run is compared under, from its run.json: scenarios and config,
+    never the agent, so this works without any model key whatever agent made the run."""
+    meta = read_meta(rd.path)
+    config, project = load_config(root(), args.config)
+    definition = load_definition(project, config, meta.scenarios, getattr(args, "baseline", None))
+    return definition, meta
+
+
+def write_outputs(rd: RunDir, summary: Summary) -> Path:
+    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
+    annotations, so the verdict is visible even where the PR comment cannot be posted."""
+    rd.write_json("summary.json", summary.model_dump(mode="json"))
+    report = rd.write_text("report.md", render(summary))
+    publish(report.read_text(encoding="utf-8"), summary.verdict_of())
+    return report
+
+
+def verdict_line(summary: Summary) -> str:
+    total = summary.total
+    mean = "–" if total.mean is None else f"{total.mean:.2f}"
+    line = f"Verdict: {summary.verdict} · total {mean} / {total.max}"
+    if total.delta is not None and total.baseline is not None and total.compared is not None:
+        shared = "" if total.compared == total.mean else f"; {total.compared:.2f} on the parts both scored"
+        line += f" (baseline {total.baseline:.2f}{shared}, Δ {total.delta:+.2f})"
+    return line
+
+
+def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
+    """Aggregate, gate, write summary.json and report.md, print the verdict; return its exit code."""
+    summary = definition.summarise(read_records(rd.results_path), meta)
+    report = write_outputs(rd, summary)
+    print(verdict_line(summary))
+    for line in summary.reasons + summary.notices:
+        print(f"  {line}")
+    print(f"Report: {report}")
+    sys.stdout.flush()
+    return summary.verdict_of().exit_code

@@ -1,0 +1,249 @@
+"""`compare(aggregates, baseline) -> Comparison`: every Δ, interval and pass rate, computed once.
+
+The console line, summary.json, the report and the verdict all read this one object, so the Δ a
+reviewer sees is the Δ the gate decided on.
+
+A part the judge could not decide is missing data, not a zero: comparing a run whose judge was down
+with a fully scored baseline would report a regression that is really an outage. So each scenario's
+totals are compared over the parts scored at least once on *both* sides, and a trial's missing part
+is filled with its side's mean for that part (the spread then comes from the parts that were
+decided). The parts left out are named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
+
+from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
+from evals.baseline import Baseline, BaselineScenario
+from evals.config import GateConfig, Threshold
+from evals.fingerprint import differences
+from evals.passrate import PassRates
+from evals.stats import Estimate, cluster
+
+
+class Compared(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ItemDelta(Compared):
+    """One criterion or category, run against baseline: mean points and full-marks rate."""
+
+    baseline: float | None
+    run: float | None
+    delta: float | None
+    baseline_pass_rate: float | None
+    pass_rate: float | None
+    pass_rate_delta: float | None
+
+
+class ScenarioComparison(Compared):
+    baseline: float = Field(description="baseline mean over the parts scored on both sides")
+    run: float = Field(description="run mean over the same parts")
+    delta: float
+    excluded_parts: list[str]
+    k: int
+    baseline_k: int
+    baseline_pass: PassRates = Field(description="the baseline's rates estimated at this run's k")
+    baseline_usage: UsageStats | None
+    criteria: dict[str, ItemDelta]
+    categories: dict[str, ItemDelta]
+
+
+class TotalComparison(Compared):
+    """The gated number: Δ of the total over all compared scenarios, with its interval."""
+
+    baseline: float
+    run: float
+    delta: float
+    ci: tuple[float, float]
+    confidence: float
+    se: float
+    allowed_drop: float
+    detectable_drop: float
+    power: float
+    k: int
+    baseline_k: int
+    budget: int
+
+
+class Comparison(Compared):
+    """What compare found. `errored` and `changed` stop the comparison before any number is made;
+    the verdict (evals/gate.py) turns this into pass, regression, and so on."""
+
+    errored: list[str] = Field(default_factory=list, description="scenarios with too many errored trials")
+    no_baseline: bool = False
+    changed: list[str] = Field(default_factory=list, description="eval definition changes since the baseline")
+    notices: list[str] = Field(default_factory=list)
+    scenarios: dict[str, ScenarioComparison] = Field(default_factory=dict)
+    total: TotalComparison | None = None
+    estimate: SkipValidation[Estimate | None] = Field(default=None, exclude=True, repr=False)
+
+
+def delta(a: float | None, b: float | None) -> float | None:
+    return round(a - b, 4) if a is not None and b is not None else None
+
+
+@dataclass(frozen=True)
+class Shared:
+    """One scenario's trial totals restricted to the parts scored on both sides."""
+
+    parts: list[str]
+    excluded: list[str]
+    mean_run: float
+    mean_base: float
+    run_totals: list[float]
+    base_totals: list[float]
+
+
+def _fill(scores: dict[str, float | None], parts: list[str], means: dict[str, float]) -> float:
+    return sum(v if (v := scores.get(p)) is not None else means[p] for p in parts)
+
+
+def shared_parts(agg: ScenarioAggregate, base: BaselineScenario) -> Shared:
+    run_means = {p: v.mean for p, v in agg.parts.items() if v.mean is not None}
+    base_means = {p: v for p, v in base.parts.items() if v is not None}
+    parts = [p for p in agg.parts if p in run_means and p in base_means]
+    return Shared(
+        parts=parts,
+        excluded=[p for p in agg.parts if p not in parts],
+        mean_run=round(sum(run_means[p] for p in parts), 4),
+        mean_base=round(sum(base_means[p] for p in parts), 4),
+        run_totals=[_fill(t, parts, run_means) for t in agg.total.per_trial_parts],
+        base_totals=[_fill(t.parts, parts, base_means) for t in base.trials],
+    )
+
+
+def _items(
+    run: dict[str, CategoryStats], means: dict[str, float | None], rates: dict[str, float | None]
+) -> dict[str, ItemDelta]:
+    return {
+        item: ItemDelta(
+            baseline=means.get(item),
+            run=v.mean,
+            delta=delta(v.mean, means.get(item)),
+            baseline_pass_rate=rates.get(item),
+            pass_rate=v.pass_rate,
+            pass_rate_delta=delta(v.pass_rate, rates.get(item)),
+        )
+        for item, v in run.items()
+    }
+
+
+def baseline_rates(base: BaselineScenario, k: int, pass_threshold: float) -> PassRates:
+    """The baseline's pass@k and pass^k at *this run's* k, so the rows compare like with like;
+    pass@1 as the baseline recorded it (its own decided trials)."""
+    n = len(base.trials)
+    c = sum(t.total >= pass_threshold for t in base.trials)
+    at_k = PassRates.estimate(n, c, k)
+    return at_k.model_copy(update={"pass_at_1": base.pass_at_1})
+
+
+def _scenario(agg: ScenarioAggregate, base: BaselineScenario, shared: Shared) -> ScenarioComparison:
+    return ScenarioComparison(
+        baseline=shared.mean_base,
+        run=shared.mean_run,
+        delta=round(shared.mean_run - shared.mean_base, 4),
+        excluded_parts=shared.excluded,
+        k=agg.k,
+        baseline_k=len(base.trials),
+        baseline_pass=baseline_rates(base, agg.k, agg.pass_threshold),
+        baseline_usage=base.usage,
+        criteria=_items(dict(agg.criteria), base.criteria, base.criteria_pass_rate),
+        categories=_items(agg.categories, base.categories, base.categories_pass_rate),
+    )
+
+
+def errored_scenarios(aggregates: dict[str, ScenarioAggregate], max_error_share: float) -> list[str]:
+    """Why each scenario's trials cannot be trusted: more than `max_error_share` errored, or none finished."""
+    out = []
+    for name, agg in aggregates.items():
+        trials = agg.k + agg.errored
+        if trials and agg.errored / trials > max_error_share:
+            out.append(f"{name}: {agg.errored} of {trials} trials failed for infrastructure reasons")
+        elif trials and agg.k == 0:
+            out.append(f"{name}: no trial finished")
+    return out
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the comparison needs from evals.yaml."""
+
+    threshold: Threshold
+    gate: GateConfig
+    max_error_share: float = 0.5
+
+
+def compare(
+    aggregates: dict[str, ScenarioAggregate],
+    fingerprint: dict[str, Any],
+    baseline: Baseline | None,
+    settings: Settings,
+) -> Comparison:
+    """Compare each scenario with its baseline, then the total (with the estimate the gate decides on)."""
+    result = Comparison(errored=errored_scenarios(aggregates, settings.max_error_share))
+    if result.errored:
+        return result
+    if baseline is None:
+        result.no_baseline = True
+        return result
+    result.changed = differences(baseline.fingerprint, fingerprint)
+    if result.changed:
+        return result
+    clusters = []
+    max_points = 0
+    for name, agg in aggregates.items():
+        base = baseline.scenarios.get(name)
+        if base is None or not base.trials or agg.total.mean is None or base.total_mean is None:
+            result.notices.append(f"{name}: not in the baseline; shown, not gated")
+            continue
+        shared = shared_parts(agg, base)
+        if not shared.parts:
+            result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
+            continue
+        if shared.excluded:
+            result.notices.append(
+                f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
+                f"{', '.join(shared.excluded)}"
+            )
+        result.scenarios[name] = _scenario(agg, base, shared)
+        prior_sd = settings.gate.prior_sd_percent / 100 * agg.max_points
+        clusters.append(
+            cluster(
+                name,
+                shared.run_totals,
+                shared.base_totals,
+                prior_sd,
+                mean_run=shared.mean_run,
+                mean_base=shared.mean_base,
+            )
+        )
+        max_points += agg.max_points
+    if clusters:
+        result.estimate = Estimate(tuple(clusters))
+        result.total = _total(result.estimate, settings, settings.threshold.allowed_drop(max_points))
+    return result
+
+
+def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalComparison:
+    gate = settings.gate
+    low, high = estimate.interval(gate.confidence)
+    clusters = estimate.clusters
+    return TotalComparison(
+        baseline=round(sum(c.mean_base for c in clusters), 4),
+        run=round(sum(c.mean_run for c in clusters), 4),
+        delta=round(estimate.delta, 4),
+        ci=(round(low, 4), round(high, 4)),
+        confidence=gate.confidence,
+        se=round(estimate.se(), 4),
+        allowed_drop=round(allowed, 4),
+        detectable_drop=round(estimate.detectable_drop(gate.confidence, gate.power, allowed), 4),
+        power=gate.power,
+        k=min(c.n_run for c in clusters),
+        baseline_k=min(c.n_base for c in clusters),
+        budget=gate.max_trials,
+    )

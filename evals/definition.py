@@ -1,0 +1,116 @@
+"""The eval definition: what measures, as opposed to the agent being measured.
+
+Config, scenarios, rubrics, judge, baseline, pricing and the fingerprint of all that. Everything
+after the trials (`compare`, `grade`, `merge`, `baseline`, `comment`) needs only this and the run
+directory, never the agent: the nightly fan-in and the PR's compare step have no model key, and a
+run made with `--agent claude` must still be comparable there.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from evals.aggregate import ScenarioAggregate, aggregate
+from evals.baseline import Baseline, load_baseline
+from evals.compare import Comparison, Settings, compare
+from evals.config import Config
+from evals.errors import BadInputError
+from evals.fingerprint import fingerprint
+from evals.gate import verdict
+from evals.grade import Judge, Rubric, load_labels, load_rubric, make_judge
+from evals.grade.judge import load_prompt
+from evals.pricing import Pricing, load_pricing
+from evals.records import RunMeta, TrialRecord
+from evals.scenario import Scenario, load_scenario
+from evals.summary import Summary, build_summary
+
+
+@dataclass
+class LoadedScenario:
+    scenario: Scenario
+    folder: Path
+    rubric: Rubric
+    judge: Judge
+
+    @property
+    def judge_prompts(self) -> list[str]:
+        return sorted({p.judge.prompt for _, p in self.rubric.parts() if p.judge is not None})
+
+
+def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
+    """Each scenario with its rubric and judge, validated up front: a bad file is exit 2 before any trial.
+
+    Who judges (the model, through the cache, or the human labels) is decided here, once per run.
+    """
+    out = {}
+    api_key_present = bool(os.environ.get("ANTHROPIC_API_KEY"))
+    for name in names:
+        folder = root / config.scenarios_dir / name
+        scenario = load_scenario(root / config.scenarios_dir, name)
+        rubric = load_rubric(folder)
+        for _, part in rubric.parts():
+            if part.judge is not None:
+                load_prompt(folder / part.judge.prompt)
+        judge = make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
+        out[name] = LoadedScenario(scenario, folder, rubric, judge)
+    return out
+
+
+@dataclass
+class EvalDefinition:
+    root: Path
+    config: Config
+    scenarios: dict[str, LoadedScenario]
+    baseline: Baseline | None
+    baseline_path: Path
+    pricing: Pricing
+
+    @property
+    def settings(self) -> Settings:
+        c = self.config
+        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share)
+
+    def fingerprint(self) -> dict[str, Any]:
+        return fingerprint(
+            {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in self.scenarios.items()},
+            self.config.judge.model,
+        )
+
+    def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
+        return {
+            name: aggregate([r for r in records if r.scenario == name], ls.rubric)
+            for name, ls in self.scenarios.items()
+        }
+
+    def compare(self, aggregates: dict[str, ScenarioAggregate], fp: dict[str, Any]) -> Comparison:
+        return compare(aggregates, fp, self.baseline, self.settings)
+
+    def summarise(self, records: list[TrialRecord], meta: RunMeta) -> Summary:
+        """records → aggregates → comparison → verdict → summary: the whole back half, once."""
+        aggregates = self.aggregates(records)
+        fp = self.fingerprint()
+        comparison = self.compare(aggregates, fp)
+        decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
+        return build_summary(meta, aggregates, comparison, decided, fp, records)
+
+
+def load_definition(
+    root: Path, config: Config, names: list[str] | None, baseline: Path | None = None
+) -> EvalDefinition:
+    """The definition for `names` (default: the config's suite), validated before anything runs."""
+    scenarios = load_scenarios(root, config, names or config.suite)
+    baseline_path = baseline or root / config.baseline
+    found = load_baseline(baseline_path)
+    if found is None and config.missing_baseline == "error":
+        raise BadInputError(f"{baseline_path}: no baseline (config missing_baseline: error)")
+    return EvalDefinition(
+        root=root,
+        config=config,
+        scenarios=scenarios,
+        baseline=found,
+        baseline_path=baseline_path,
+        pricing=load_pricing(root / config.pricing),
+    )

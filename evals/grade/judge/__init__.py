@@ -1,0 +1,40 @@
+"""Layer 2: a judge decides a part from its evidence, only after that part's code checks passed.
+
+`Judge.decide_all(requests) -> verdicts` is the whole contract. `make_judge` picks the judge once,
+when the run is planned: with an API key, the model behind its on-disk cache (`CachedJudge` around
+`ModelJudge`); without, the human labels (`LabelJudge`), never the cache, so an offline result does
+not depend on what one machine happened to cache.
+
+A judge prompt is its own file with YAML front matter declaring `version`; the evidence is fenced as
+data; the model critiques first and ends its reply with one JSON object whose `score` is an integer
+or "unknown". Only a JSON object that *ends* the reply counts (`parse_reply`). A failed, truncated
+or undecided call leaves the part unscored, never 0. What the judge cost is in
+`evals.grade.judge.cost`.
+"""
+
+from evals.grade.judge._cache import CachedJudge
+from evals.grade.judge._factory import make_judge
+from evals.grade.judge._label import LabelJudge
+from evals.grade.judge._model import SAMPLING_API_VERSION, ModelJudge
+from evals.grade.judge._prompt import SYSTEM, JudgePrompt, fence, load_prompt
+from evals.grade.judge._protocol import Judge, JudgeRequest
+from evals.grade.judge._reply import parse_reply
+from evals.grade.judge._verdict import Source, Status, Verdict
+
+__all__ = [
+    "SAMPLING_API_VERSION",
+    "SYSTEM",
+    "CachedJudge",
+    "Judge",
+    "JudgePrompt",
+    "JudgeRequest",
+    "LabelJudge",
+    "ModelJudge",
+    "Source",
+    "Status",
+    "Verdict",
+    "fence",
+    "load_prompt",
+    "make_judge",
+    "parse_reply",
+]

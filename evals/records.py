@@ -1,0 +1,125 @@
+"""The files a run leaves behind, as types: `run.json` (what was asked) and each `results.jsonl` line
+(what one trial did and how it was graded).
+
+Everything after the trials (aggregate, compare, verdict, summary, report, baseline, merge) reads
+these types, never loose dictionaries, so a renamed or missing field fails where the file is read,
+naming it, instead of surfacing as a `KeyError` three stages later.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from evals.errors import BadInputError
+from evals.grade.grader import TrialGrade
+from evals.jsonio import read_jsonl
+from evals.loading import describe_validation_error, read_json_object
+
+TrialStatus = Literal["ok", "error"]
+
+
+class Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TrialMetrics(Record):
+    """How a trial got where it did (evals/trajectory.py) and what it cost, agent and judge apart.
+
+    Every field has a default: a trial no shard delivered has no metrics at all, and an errored
+    trial has only what the agent did before it failed.
+    """
+
+    turns: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    tool_error_rate: float = 0.0
+    stuck: bool = False
+    missing_tools: list[str] = Field(default_factory=list)
+    termination: str | None = None
+    latency_s: float = 0.0
+    cost_usd: float | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    judge_input_tokens: int = 0
+    judge_output_tokens: int = 0
+    judge_cost_usd: float = 0.0
+
+
+class TrialRecord(Record):
+    """One line of results.jsonl: a finished trial. `status: error` is an infrastructure failure,
+    counted but never scored; `ok` carries the grade."""
+
+    scenario: str
+    trial: int = Field(ge=0)
+    status: TrialStatus
+    agent: str = ""
+    error: str | None = None
+    grade: TrialGrade | None = None
+    metrics: TrialMetrics = Field(default_factory=TrialMetrics)
+    backend: str | None = None
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "ok" and self.grade is not None
+
+
+class RunMeta(Record):
+    """run.json: what a run was asked to do, written before the first trial and updated as it grows
+    (adaptive trials, resumes). Post-run commands rebuild the eval definition from it, never the agent."""
+
+    agent: str = ""
+    agent_spec: str = ""
+    trials: int = Field(ge=1)
+    scenarios: list[str] = Field(min_length=1)
+    commit: str = ""
+    started: str = ""
+    agent_config_hash: str = ""
+    judge_model: str = ""
+    world: str = "sandbox"
+    threshold: dict[str, float | None] = Field(default_factory=dict)
+    trial_slice: str | None = None
+    trials_started: int | None = None
+    trials_budget: int | None = None
+    resumed: list[str] = Field(default_factory=list)
+    merged_from: list[str] = Field(default_factory=list)
+
+    def dump(self) -> dict[str, Any]:
+        """The JSON written to run.json: unset optional fields are left out, as a person would."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+RUN_FILE = "run.json"
+
+
+def read_meta(run_dir: Path) -> RunMeta:
+    """A run directory's run.json; a folder without one is not a run (say where runs usually are)."""
+    path = run_dir / RUN_FILE
+    data = read_json_object(
+        path, "not a run directory (no run.json); runs are written under runs/ by `evals run`"
+    )
+    try:
+        return RunMeta.model_validate(data)
+    except ValidationError as exc:
+        raise BadInputError(describe_validation_error(path, exc)) from exc
+
+
+def parse_record(data: dict[str, Any], where: str) -> TrialRecord:
+    try:
+        return TrialRecord.model_validate(data)
+    except ValidationError as exc:
+        raise BadInputError(describe_validation_error(Path(where), exc)) from exc
+
+
+def read_records(results: Path) -> list[TrialRecord]:
+    """Finished trials, one per (scenario, trial), in that order: a later line for a trial wins
+    (a resumed or re-graded trial is appended again rather than rewritten in place)."""
+    latest: dict[tuple[str, int], TrialRecord] = {}
+    for n, data in enumerate(read_jsonl(results), start=1):
+        record = parse_record(data, f"{results}: line {n}")
+        latest[(record.scenario, record.trial)] = record
+    return [latest[key] for key in sorted(latest)]
