@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
 from evals.agents.resolve import AgentChoice, resolve_agent
+from evals.backend import Backend, Environment, make_backend
 from evals.baseline import git_commit
 from evals.config import Config
 from evals.definition import EvalDefinition, LoadedScenario, load_definition
@@ -30,7 +31,6 @@ from evals.records import RunMeta, TrialMetrics, TrialRecord, TrialStatus, read_
 from evals.redact import redact_text
 from evals.rundir import RunDir
 from evals.trajectory import metrics
-from evals.backend import Backend, Environment, make_backend
 from evals.world.environment import SandboxBackend
 
 

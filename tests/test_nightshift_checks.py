@@ -9,10 +9,10 @@ import pytest
 
 from evals.grade.registry import CheckResult, GradeContext
 from evals.grade.rubric import load_rubric, scenario_registry
+from evals.outcome import Block, SentMail
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.outcome import Block, SentMail
 from evals.world.model import World
 from tests.conftest import add_pr
 

@@ -9,10 +9,10 @@ import pytest
 from evals.grade.checks import VOCABULARY
 from evals.grade.checks.python import assigned_value
 from evals.grade.registry import GradeContext
+from evals.outcome import Outcome
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.outcome import Outcome
 from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,8 +29,8 @@ from evals.errors import BadInputError, ExitCode
 from evals.grade.grader import Pending, layer_one
 from evals.grade.judge import Judge, Verdict, make_judge
 from evals.grade.labels import Label, load_labels
-from evals.rundir import RunDir
 from evals.outcome import Outcome
+from evals.rundir import RunDir
 from evals.world.environment import SandboxBackend
 
 CRITIQUE = 160

@@ -26,9 +26,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.errors import BadInputError
     from evals.grade import grade
     from evals.grade.judge.cost import judge_cost
+    from evals.outcome import Outcome
     from evals.records import read_records
     from evals.rundir import RunDir
-    from evals.outcome import Outcome
 
     rd = RunDir(args.run)
     definition, meta = definition_for_run(args, rd)
