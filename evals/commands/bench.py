@@ -8,9 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evals.bench import Scenario, format_result, run_bench
+from evals.bench import Scenario
 from evals.commands.common import add_config, root
-from evals.config import load_config
 from evals.errors import BadInputError, ExitCode
 
 
@@ -40,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when both goals hold, 1 when one is missed (so CI can run it as a check)."""
+    from evals.bench import format_result, run_bench
+    from evals.config import load_config
+
     config, _ = load_config(root(), args.config)
     if args.runs < 1 or args.baseline_trials < 1 or (args.start_trials is not None and args.start_trials < 1):
         raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
