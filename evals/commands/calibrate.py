@@ -17,21 +17,18 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from tabulate import tabulate
-
-from evals.agents.base import AgentPrompts
-from evals.agents.resolve import resolve_agent
 from evals.commands.common import add_config, root
-from evals.config import Config, load_config
-from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
-from evals.grade.grader import Pending, layer_one
-from evals.grade.judge import Judge, Verdict, make_judge
-from evals.grade.labels import Label, load_labels
-from evals.outcome import Outcome
-from evals.rundir import RunDir
-from evals.world.environment import SandboxBackend
+
+if TYPE_CHECKING:  # the rest is imported where it is used: every CLI start imports this module
+    from evals.config import Config
+    from evals.definition import LoadedScenario
+    from evals.grade.grader import Pending
+    from evals.grade.judge import Judge, Verdict
+    from evals.grade.labels import Label
+    from evals.outcome import Outcome
 
 CRITIQUE = 160
 
@@ -57,6 +54,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 async def _replay_outcome(ls: LoadedScenario, name: str, agent_dir: Path) -> Outcome:
+    from evals.agents.base import AgentPrompts
+    from evals.agents.resolve import resolve_agent
+    from evals.world.environment import SandboxBackend
+
     scenario = ls.scenario
     agent = resolve_agent(f"replay:{name}", scenario, ls.folder, agent_dir).make(0)
     env = await SandboxBackend().create(scenario, 0, f"calibrate-{name}")
@@ -80,6 +81,9 @@ def _from_replays(loaded: dict[str, LoadedScenario], project: Path) -> list[tupl
 
 
 def _from_run(run: Path, names: list[str] | None) -> tuple[list[str], list[tuple[str, str, Outcome]]]:
+    from evals.outcome import Outcome
+    from evals.rundir import RunDir
+
     rd = RunDir(run)
     if not (rd.path / "run.json").is_file():
         raise BadInputError(f"{run}: not a run directory (no run.json)")
@@ -101,6 +105,8 @@ def _samples(
     outcomes: list[tuple[str, str, Outcome]],
 ) -> tuple[list[Sample], set[tuple[str, str, str]]]:
     """The labelled (part, evidence) pairs the outcomes produce, each once; and every pair produced."""
+    from evals.grade.grader import Pending, layer_one
+
     found: dict[tuple[str, str, str], Sample] = {}
     seen: set[tuple[str, str, str]] = set()
     for name, source, outcome in outcomes:
@@ -122,6 +128,8 @@ def _pct(agree: int, decided: int) -> str:
 
 def _report(samples: list[Sample], verdicts: list[Verdict], order: dict[tuple[str, str], int]) -> list[str]:
     """Rows in rubric order: labelled, judged (scored), agreeing, unscored, agreement among judged."""
+    from tabulate import tabulate
+
     rows: dict[tuple[str, str], list[int]] = {}
     for sample, verdict in sorted(
         zip(samples, verdicts, strict=True),
@@ -158,10 +166,16 @@ def _report(samples: list[Sample], verdicts: list[Verdict], order: dict[tuple[st
 
 def _judge(config: Config, project: Path) -> Judge:
     """The model judge through its cache: `handle` checked the key; the labels are what it is measured by."""
+    from evals.grade.judge import make_judge
+
     return make_judge(config.judge, project, {}, api_key_present=True)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.config import load_config
+    from evals.definition import load_scenarios
+    from evals.grade.labels import load_labels
+
     if not os.environ.get("ANTHROPIC_API_KEY"):
         print(
             "error: calibrate measures the model judge against the human labels and needs ANTHROPIC_API_KEY; "

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-from tabulate import tabulate
-
 from evals.errors import ExitCode
 
 
@@ -25,6 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
+    from tabulate import tabulate
+
     from evals.live.clients import check_github, check_notion, github_client, notion_client
     from evals.live.config import load_live_config
     from evals.live.janitor import find_leftovers, remove

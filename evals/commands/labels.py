@@ -11,8 +11,6 @@ from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.errors import ExitCode
-from evals.grade import TrialGrade
-from evals.rundir import RunDir
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.grade import TrialGrade
+    from evals.rundir import RunDir
+
     pending = 0
     for record in RunDir(args.run).results():
         if not record.get("grade"):

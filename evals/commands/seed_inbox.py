@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from tabulate import tabulate
-
 from evals.commands.common import add_config, root
-from evals.config import load_config
 from evals.errors import ExitCode
-from evals.scenario import load_scenario
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,9 +20,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
+    from tabulate import tabulate
+
+    from evals.config import load_config
     from evals.live.composio_api import ComposioApi
     from evals.live.config import check_personas, load_live_config
     from evals.live.gmail import seed_inbox
+    from evals.scenario import load_scenario
 
     config, project = load_config(root(), args.config)
     live = load_live_config()
