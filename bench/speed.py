@@ -15,7 +15,10 @@ and every child it waited for) is shown beside wall time, being less sensitive t
 - grading CPU per Nightshift `reference` trial: CPU of `grade --run` on a stored run of 11 copies
   of one reference trial, minus the same on a run of one, over the 10 extra trials: the cost of
   one more trial (probe and test subprocesses included), free of start-up, scenario loading and
-  the summary. Goal: half the figure before the speed work.
+  the summary. Each copy's Python files carry a comment naming the copy, so its code is its own
+  (as a real agent's trials differ) and no content-keyed cache is reused from one to the next;
+  shown below it, the same with identical copies (what such caches save). Goal: half the figure
+  before the speed work.
 
 "Before" is either the figures recorded below (`BEFORE`), or, with `--before CHECKOUT` (e.g. a
 `git worktree` of the commit before), measured now from that checkout with its own project files,
@@ -39,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("evals.yaml", "pricing.yaml")
@@ -56,7 +60,7 @@ GRADE_GOAL_SHARE = 0.5  # of the grading CPU before
 # issue #12, at load average about 1 (CPU then: start-up 1.2-1.4 s, compare beyond it 0.3 s).
 # Under heavier load, measure both sides now instead: `--before` with a checkout of that commit.
 BEFORE_AT = "main 6681b78, recorded"
-BEFORE = {"help": 1.13, "compare": 0.30, "grade_cpu": 0.18}
+BEFORE = {"help": 1.13, "compare": 0.30, "grade_cpu": 0.18, "grade_same_cpu": 0.18}
 
 # Variables that would switch a run to a real model, a live world or GitHub Actions output: the bench
 # is offline and measures the defaults.
@@ -124,8 +128,21 @@ def synthetic_run(source: Path, dest: Path, trials: int) -> Path:
     return dest
 
 
-def replicated(source: Path, dest: Path, trials: int) -> Path:
-    """A copy of a stored run whose `trials` trials are all its first trial (results and files)."""
+def retouched(outcome: dict[str, Any], n: int) -> dict[str, Any]:
+    """The outcome with a comment naming trial `n` added to each Python file its PRs changed: the
+    same program (same checks, same probe behaviour) in a tree no other trial has, as a real
+    agent's trials differ, so nothing a grader caches by content is reused from trial to trial."""
+    for repo in outcome["repos"]:
+        for pull in repo["pulls"]:
+            for path in pull["changed"]:
+                if path.endswith(".py") and path in pull["files"]:
+                    pull["files"][path] += f"\n# trial {n}\n"
+    return outcome
+
+
+def replicated(source: Path, dest: Path, trials: int, distinct: bool) -> Path:
+    """A copy of a stored run whose `trials` trials are all its first trial (results and files),
+    each with its own code (`retouched`) when `distinct`, else byte for byte the same."""
     first = read_jsonl(source / "results.jsonl")[0]
     dest.mkdir(parents=True)
     meta = json.loads((source / "run.json").read_text())
@@ -134,9 +151,13 @@ def replicated(source: Path, dest: Path, trials: int) -> Path:
     (dest / "results.jsonl").write_text(
         "".join(json.dumps({**first, "trial": n}) + "\n" for n in range(trials))
     )
+    scenario_dir = Path("trials") / str(first["scenario"])
     for n in range(trials):
-        trial_dir = Path("trials") / str(first["scenario"])
-        shutil.copytree(source / trial_dir / str(first["trial"]), dest / trial_dir / str(n))
+        trial = dest / scenario_dir / str(n)
+        shutil.copytree(source / scenario_dir / str(first["trial"]), trial)
+        if distinct and n:
+            outcome = json.loads((trial / "outcome.json").read_text())
+            (trial / "outcome.json").write_text(json.dumps(retouched(outcome, n)))
     return dest
 
 
@@ -146,7 +167,8 @@ class Runs:
 
     hundred: Path
     reference_one: Path
-    reference_many: Path
+    reference_many: Path  # 1 + GRADE_EXTRA_TRIALS copies, each with its own code
+    reference_same: Path  # as many, all the same code
 
 
 def prepare(side: Side) -> Runs:
@@ -158,8 +180,9 @@ def prepare(side: Side) -> Runs:
     )
     return Runs(
         hundred=synthetic_run(runs / "seeds", runs / "hundred", SYNTHETIC_TRIALS),
-        reference_one=replicated(runs / "reference", runs / "reference-1", 1),
-        reference_many=replicated(runs / "reference", runs / "reference-n", 1 + GRADE_EXTRA_TRIALS),
+        reference_one=replicated(runs / "reference", runs / "reference-1", 1, distinct=False),
+        reference_many=replicated(runs / "reference", runs / "reference-n", 1 + GRADE_EXTRA_TRIALS, True),
+        reference_same=replicated(runs / "reference", runs / "reference-s", 1 + GRADE_EXTRA_TRIALS, False),
     )
 
 
@@ -167,7 +190,8 @@ def prepare(side: Side) -> Runs:
 class Figures:
     help: Timing
     compare: Timing  # beyond start-up
-    grade_cpu: float  # per extra trial
+    grade_cpu: float  # per extra trial, each with its own code
+    grade_same_cpu: float  # per extra trial with the same code as the first (content caches hit)
 
 
 def best(timings: list[Timing]) -> Timing:
@@ -192,30 +216,22 @@ def measure(sides: list[tuple[Side, Runs]], repeat: int) -> list[Figures]:
     compare = timed(lambda r: ["compare", "--run", str(r.hundred)])
     grade_one = timed(lambda r: ["grade", "--run", str(r.reference_one)])
     grade_many = timed(lambda r: ["grade", "--run", str(r.reference_many)])
+    grade_same = timed(lambda r: ["grade", "--run", str(r.reference_same)])
     return [
-        Figures(h, beyond(c, h), (g.cpu - g1.cpu) / GRADE_EXTRA_TRIALS)
-        for h, c, g1, g in zip(help_, compare, grade_one, grade_many, strict=True)
+        Figures(h, beyond(c, h), (g.cpu - g1.cpu) / GRADE_EXTRA_TRIALS, (s.cpu - g1.cpu) / GRADE_EXTRA_TRIALS)
+        for h, c, g1, g, s in zip(help_, compare, grade_one, grade_many, grade_same, strict=True)
     ]
 
 
 def table(now: Figures, before: dict[str, float], before_at: str, repeat: int) -> list[str]:
-    rows = [
+    grade_goal = before["grade_cpu"] * GRADE_GOAL_SHARE
+    rows: list[tuple[str, float, float | None, float, float | None]] = [
         ("start-up: --help", now.help.wall, now.help.cpu, before["help"], HELP_GOAL_S),
-        (
-            f"compare {SYNTHETIC_TRIALS} trials, beyond start-up",
-            now.compare.wall,
-            now.compare.cpu,
-            before["compare"],
-            COMPARE_GOAL_S,
-        ),
-        (
-            "grading CPU per reference trial",
-            now.grade_cpu,
-            None,
-            before["grade_cpu"],
-            before["grade_cpu"] * GRADE_GOAL_SHARE,
-        ),
-    ]
+        (f"compare {SYNTHETIC_TRIALS} trials, beyond start-up", now.compare.wall, now.compare.cpu,
+         before["compare"], COMPARE_GOAL_S),
+        ("grading CPU per reference trial", now.grade_cpu, None, before["grade_cpu"], grade_goal),
+        ("  the same trial's code again", now.grade_same_cpu, None, before["grade_same_cpu"], None),
+    ]  # fmt: skip
     cores, load = os.cpu_count() or 1, os.getloadavg()[0]
     lines = [
         f"cores: {cores}; load average {load:.1f}; best of {repeat} processes per timing",
@@ -226,11 +242,8 @@ def table(now: Figures, before: dict[str, float], before_at: str, repeat: int) -
         lines.append("(other work is running: wall times and their differences are unreliable, CPU less so)")
     for label, value, cpu, then, goal in rows:
         shown_cpu = "" if cpu is None else f"{cpu:6.2f}s"
-        verdict = "met" if value <= goal else "NOT met"
-        lines.append(
-            f"{label:38}{value:6.2f}s{shown_cpu:>8}{then:7.2f}s{value / then:7.2f}"
-            f"   goal ≤ {goal:.2f} s: {verdict}"
-        )
+        verdict = "" if goal is None else f"   goal ≤ {goal:.2f} s: {'met' if value <= goal else 'NOT met'}"
+        lines.append(f"{label:38}{value:6.2f}s{shown_cpu:>8}{then:7.2f}s{value / then:7.2f}{verdict}")
     return lines
 
 
@@ -254,7 +267,12 @@ def main(argv: list[str] | None = None) -> int:
     before, before_at = BEFORE, BEFORE_AT
     if args.before is not None:
         then = figures[1]
-        before = {"help": then.help.wall, "compare": then.compare.wall, "grade_cpu": then.grade_cpu}
+        before = {
+            "help": then.help.wall,
+            "compare": then.compare.wall,
+            "grade_cpu": then.grade_cpu,
+            "grade_same_cpu": then.grade_same_cpu,
+        }
         before_at = f"{args.before}, measured now (CPU: start-up {then.help.cpu:.2f} s, "
         before_at += f"compare {then.compare.cpu:.2f} s)"
     print("\n".join(table(figures[0], before, before_at, args.repeat)))

@@ -15,12 +15,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from evals.config import GateConfig, Threshold
-from evals.gate import Decision, decide, extra_trials
 from evals.stats import Estimate, cluster
 
-if TYPE_CHECKING:  # numpy is imported where it is used, so `python -m evals` starts without it
+if TYPE_CHECKING:  # the rest is imported where it is used: `python -m evals` starts without them
     import numpy as np
+
+    from evals.config import GateConfig, Threshold
+    from evals.gate import Decision
 
 FALSE_ALARM_GOAL = 0.05
 DETECTION_GOAL = 0.80
@@ -77,6 +78,8 @@ def simulate_pr(
     rng: np.random.Generator, s: Scenario, true_mean: float, threshold: Threshold, gate: GateConfig
 ) -> tuple[Decision, int]:
     """One PR through the live rule: the verdict and the trials it took."""
+    from evals.gate import decide, extra_trials
+
     allowed = threshold.allowed_drop(s.max_points)
     prior_sd = gate.prior_sd_percent / 100 * s.max_points
     base = _draw(rng, s, s.mean, s.baseline_trials)
