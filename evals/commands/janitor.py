@@ -25,8 +25,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from tabulate import tabulate
 
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
-    from tabulate import tabulate
-
     from evals.live.clients import check_github, check_notion, github_client, notion_client
     from evals.live.config import CleanupConfig, load_stage_config
     from evals.live.janitor import find_leftovers, remove

@@ -96,7 +96,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("new-task", help="scaffold a task folder under the scenarios directory")
     add_config(parser)
     parser.add_argument("name", help="folder name: lower-case words joined by hyphens")
-    parser.add_argument("--tier", choices=["L1", "L2", "L3"], default="L1")
+    parser.add_argument(
+        "--tier", choices=["L1", "L2", "L3"], default="L1", help="the task's tier (default L1: one service)"
+    )
     parser.set_defaults(handler=handle)
 
 
