@@ -12,7 +12,7 @@ decided). The parts left out are named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
@@ -21,6 +21,7 @@ from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
 from evals.baseline import Baseline, BaselineScenario
 from evals.config import GateConfig, Threshold
 from evals.fingerprint import differences
+from evals.guards import GuardCounts, GuardTest, test_guards
 from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
 
@@ -70,6 +71,23 @@ class TotalComparison(Compared):
     budget: int
 
 
+class GuardComparison(Compared):
+    """One guard part, baseline against run: full-marks trials among those in which it was scored."""
+
+    scenario: str
+    part: str
+    baseline_passed: int
+    baseline_trials: int
+    passed: int
+    trials: int
+    baseline_pass_rate: float | None
+    pass_rate: float | None
+    p_value: float = Field(description="one-sided Fisher exact: the run passes it less often")
+    p_adjusted: float = Field(description="Holm-adjusted across every guard of the run")
+    alpha: float
+    regressed: bool
+
+
 class Comparison(Compared):
     """What compare found. `errored` and `changed` stop the comparison before any number is made;
     the verdict (evals/gate.py) turns this into pass, regression, and so on."""
@@ -80,7 +98,13 @@ class Comparison(Compared):
     notices: list[str] = Field(default_factory=list)
     scenarios: dict[str, ScenarioComparison] = Field(default_factory=dict)
     total: TotalComparison | None = None
+    guards: list[GuardComparison] = Field(default_factory=list)
     estimate: SkipValidation[Estimate | None] = Field(default=None, exclude=True, repr=False)
+    guard_tests: SkipValidation[list[GuardTest]] = Field(default_factory=list, exclude=True, repr=False)
+
+    @property
+    def regressed_guards(self) -> list[GuardComparison]:
+        return [g for g in self.guards if g.regressed]
 
 
 def delta(a: float | None, b: float | None) -> float | None:
@@ -176,6 +200,7 @@ class Settings:
     threshold: Threshold
     gate: GateConfig
     max_error_share: float = 0.5
+    guards: dict[str, list[str]] = field(default_factory=dict)  # scenario -> its guard parts, rubric order
 
 
 def compare(
@@ -226,7 +251,53 @@ def compare(
     if clusters:
         result.estimate = Estimate(tuple(clusters))
         result.total = _total(result.estimate, settings, settings.threshold.allowed_drop(max_points))
+    _guards(result, aggregates, baseline, settings)
     return result
+
+
+def guard_counts(name: str, part: str, agg: ScenarioAggregate, base: BaselineScenario) -> GuardCounts:
+    """Full-marks trials among the trials in which the part was scored, on each side."""
+    top = agg.parts[part].max
+    run = [s for t in agg.total.per_trial_parts if (s := t.get(part)) is not None]
+    old = [s for t in base.trials if (s := t.parts.get(part)) is not None]
+    label = f"{name}/{part}" if name else part
+    return GuardCounts(label, sum(s >= top for s in old), len(old), sum(s >= top for s in run), len(run))
+
+
+def _guards(
+    result: Comparison, aggregates: dict[str, ScenarioAggregate], baseline: Baseline, settings: Settings
+) -> None:
+    """Test every guard part of the compared scenarios at once (Holm across all of them)."""
+    entries: list[tuple[str, str, GuardCounts]] = []
+    several = len(aggregates) > 1
+    for name in result.scenarios:
+        agg, base = aggregates[name], baseline.scenarios[name]
+        for part in settings.guards.get(name, []):
+            if part in agg.parts and part not in result.scenarios[name].excluded_parts:
+                entries.append((name, part, guard_counts(name if several else "", part, agg, base)))
+    tests = test_guards([c for _, _, c in entries], settings.gate.guard_alpha)
+    result.guard_tests = tests
+    result.guards = [
+        GuardComparison(
+            scenario=name,
+            part=part,
+            baseline_passed=t.counts.base_pass,
+            baseline_trials=t.counts.base_n,
+            passed=t.counts.run_pass,
+            trials=t.counts.run_n,
+            baseline_pass_rate=_rate(t.counts.base_rate),
+            pass_rate=_rate(t.counts.run_rate),
+            p_value=round(t.p, 6),
+            p_adjusted=round(t.p_adjusted, 6),
+            alpha=t.alpha,
+            regressed=t.regressed,
+        )
+        for (name, part, _), t in zip(entries, tests, strict=True)
+    ]
+
+
+def _rate(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalComparison:

@@ -71,7 +71,8 @@ class EvalDefinition:
     @property
     def settings(self) -> Settings:
         c = self.config
-        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share)
+        guards = {n: [p.id for _, p in ls.rubric.parts() if p.guard] for n, ls in self.scenarios.items()}
+        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share, guards=guards)
 
     def fingerprint(self) -> dict[str, Any]:
         return fingerprint(

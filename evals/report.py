@@ -124,7 +124,7 @@ def _trials_line(summary: Summary) -> list[str]:
     start = summary.adaptive.started_with
     text = f"Trials per scenario: **{k}**"
     if start != k:
-        text += f" (started with {start}; {k - start} added before deciding, because the scores are noisy)"
+        text += f" (started with {start}; {k - start} added while the verdict was undecided)"
     if g:
         text += (
             f" · baseline k={g.baseline_k} · smallest drop this k detects "

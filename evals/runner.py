@@ -48,6 +48,11 @@ class Plan:
     def scenarios(self) -> dict[str, LoadedScenario]:
         return self.definition.scenarios
 
+    @property
+    def deterministic(self) -> bool:
+        """Every scenario's agent repeats itself exactly (replays): the gate never adds trials."""
+        return all(choice.deterministic for choice in self.agents.values())
+
 
 def plan(
     root: Path,
@@ -202,14 +207,13 @@ def trials_to_add(p: Plan, rd: RunDir) -> int:
     comparison = d.compare(aggregates, d.fingerprint())
     if comparison.estimate is None or comparison.total is None:
         return 0
-    gate = d.config.gate
     return extra_trials(
         comparison.estimate,
         p.trials,
-        gate.max_trials,
         comparison.total.allowed_drop,
-        gate.confidence,
-        gate.min_trials,
+        d.config.gate,
+        deterministic=p.deterministic,
+        guards=comparison.guard_tests,
     )
 
 

@@ -8,8 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from evals.agents import AgentPrompts, AgentResult
+from evals.agents.resolve import resolve_agent
 from evals.cli import main
+from evals.scenario import load_scenario
+from evals.tools.base import Toolset
 from tests.conftest import read_summary
+from tests.test_trials import trial_of
 
 
 def test_changing_a_judge_prompt_after_blessing_makes_compare_not_comparable(project: Path) -> None:
@@ -25,34 +30,48 @@ def test_changing_a_judge_prompt_after_blessing_makes_compare_not_comparable(pro
     assert read_summary(out)["verdict"] == "not-comparable"
 
 
-def test_a_noisy_baseline_makes_run_top_up_trials_before_deciding(project: Path) -> None:
-    baseline_path = project / "baseline" / "baseline.json"
-    baseline = json.loads(baseline_path.read_text(encoding="utf-8"))
-    scenario = baseline["scenarios"]["trial-run"]
-    dropped: list[list[str]] = [[], ["T4", "T5"], ["T5"], []]  # trial totals 7, 5, 6, 7
-    for trial, lost in zip(scenario["trials"], dropped, strict=True):
-        for part in lost:
-            trial["parts"][part] = 0.0
-        trial["total"] = sum(trial["parts"].values())
-    for part in ("T4", "T5"):
-        scores = [t["parts"][part] for t in scenario["trials"]]
-        scenario["parts"][part] = sum(scores) / len(scores)
-    scenario["total_mean"] = 6.25
-    baseline_path.write_text(json.dumps(baseline), encoding="utf-8")
+class AlternatingAgent:
+    """A team's own agent (so not declared deterministic) that does badly on even trials and well on
+    odd ones: its scores spread, as a model's do. It replays the scenario's two recordings."""
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> AgentResult | str | None:
+        trial = trial_of(prompts)
+        root = Path.cwd()
+        scenario = load_scenario(root / "scenario", "trial-run")
+        name = "regressed" if trial % 2 == 0 else "reference"
+        choice = resolve_agent(f"replay:{name}", scenario, root / "scenario" / "trial-run", root / "agent")
+        return await choice.make(trial)(prompts, toolset)
+
+
+def test_an_undecided_first_look_makes_run_add_trials_before_deciding(project: Path) -> None:
+    agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
+    base = project / "runs" / "base"
+    main([*agent, "--trials", "4", "--out", str(base)])
+    assert main(["baseline", "bless", "--run", str(base)]) == 0  # totals 2, 7, 2, 7
     config = project / "evals.yaml"
-    config.write_text(re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8")))
+    text = re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8"))
+    config.write_text(re.sub(r"max_trials: \d+", "max_trials: 2", text), encoding="utf-8")
     out = project / "runs" / "noisy"
-    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main([*agent, "--out", str(out)]) == 0  # one trial of 2 against 4.5: noise or a drop?
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
     meta = json.loads((out / "run.json").read_text())
     assert meta["trials"] == 2 and meta["trials_started"] == 1
     summary = read_summary(out)
-    assert summary["adaptive"] == {"started_with": 1, "trials": 2, "budget": 15}
+    assert summary["adaptive"] == {"started_with": 1, "trials": 2, "budget": 2}
     assert summary["gate"]["k"] == 2 and summary["gate"]["ci"][0] < summary["gate"]["delta"]
-    assert (
-        "(started with 1; 1 added before deciding, because the scores are noisy)"
-        in (out / "report.md").read_text()
-    )
+    assert "(started with 1; 1 added while the verdict was undecided)" in (out / "report.md").read_text()
+
+
+def test_a_deterministic_replay_is_never_topped_up_however_noisy_the_baseline(project: Path) -> None:
+    """`--agent replay:…` repeats itself exactly: more trials would say nothing new."""
+    agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
+    base = project / "runs" / "base"
+    main([*agent, "--trials", "4", "--out", str(base)])
+    assert main(["baseline", "bless", "--run", str(base)]) == 0
+    out = project / "runs" / "replay"
+    main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)])
+    assert len((out / "results.jsonl").read_text().splitlines()) == 1
+    assert "trials_started" not in json.loads((out / "run.json").read_text())
 
 
 def test_in_actions_the_report_goes_to_the_job_summary_and_regressions_become_annotations(
