@@ -69,6 +69,13 @@ class GateConfig(Strict):
     )
 
 
+class Budget(Strict):
+    """What one run may spend, agent and judge together (USD). No new trial starts once the spend
+    reaches it, so a run ends at most one concurrent batch past it; None: no money limit."""
+
+    usd: float | None = Field(default=None, gt=0, description="USD per run, starting trials included")
+
+
 class JudgeConfig(Strict):
     model: str = Field(min_length=1)
     max_tokens: int = Field(default=1024, gt=0)
@@ -90,6 +97,7 @@ class Config(Strict):
     )
     threshold: Threshold
     gate: GateConfig = GateConfig()
+    budget: Budget = Budget()
     judge: JudgeConfig
     pricing: str = "pricing.yaml"
     baseline: str = "baseline/baseline.json"

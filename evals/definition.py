@@ -15,6 +15,7 @@ from typing import Any
 
 from evals.aggregate import ScenarioAggregate, aggregate
 from evals.baseline import Baseline, load_baseline
+from evals.budget import budget_notice
 from evals.compare import Comparison, Settings, compare
 from evals.config import Config
 from evals.errors import BadInputError
@@ -95,6 +96,8 @@ class EvalDefinition:
         fp = self.fingerprint()
         comparison = self.compare(aggregates, fp)
         decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
+        if meta.stopped_by_budget and meta.budget_usd is not None:
+            decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
         return build_summary(meta, aggregates, comparison, decided, fp, records)
 
 

@@ -132,6 +132,22 @@ def _trials_line(summary: Summary) -> list[str]:
         )
         if g.budget:
             text += f" · trial budget {g.budget}"
+    return [text, *_cost_line(summary)]
+
+
+def _cost_line(summary: Summary) -> list[str]:
+    """What this verdict cost, agent and judge, and per scenario (runs that recorded their spend)."""
+    run = summary.run
+    if run.spent_usd is None:
+        return []
+    per = [
+        f"{name} ${a.usage.cost_usd + a.usage.judge_cost_usd:.2f}" for name, a in summary.scenarios.items()
+    ]
+    text = f"Cost of this verdict: **${run.spent_usd:.2f}** (agent and judge; {', '.join(per)})"
+    if run.budget_usd is not None:
+        text += f" · budget ${run.budget_usd:.2f}"
+        if run.stopped_by_budget:
+            text += " — **the budget ended the run**"
     return [text]
 
 
