@@ -15,6 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from evals.config import JudgeConfig, load_config
+from evals.definition import load_scenarios
 from evals.grade import PartGrade, Verdict
 from evals.grade.judge import (
     CachedJudge,
@@ -26,7 +27,6 @@ from evals.grade.judge import (
     make_judge,
 )
 from evals.grade.labels import Label, load_labels
-from evals.definition import load_scenarios
 from tests.stubs.anthropic_stub import Reply
 from tests.test_judge_live import judge_server, verdict
 

@@ -6,14 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from evals.grade.probes import run_probe
-from evals.grade.registry import CHECKS, GradeContext
+from evals.grade.probes import ProbeCache, ProbeRequest
+from evals.grade.registry import GradeContext
+from evals.grade.rubric import scenario_registry
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
 from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
+NIGHTSHIFT = ROOT / "scenario" / "nightshift"
+CHECKS = scenario_registry(NIGHTSHIFT).checks
 PROC = "hydra/pipeline/stream_processor.py"
 CLIENT = "hydra/connectors/redis_client.py"
 APPEND = "        self._batch_buffers.append(buf)\n"
@@ -70,11 +73,11 @@ def test_the_seeded_leak_is_caught(scenario: Scenario) -> None:
     # A head that changes only a comment still runs the leaking code: the probe sees it grow.
     leaking = edit(scenario, PROC, ('"""Turn batches', '"""Touched. Turn batches'))
     ctx = with_head(scenario, {PROC: leaking, CLIENT: scenario.files[CLIENT] + "\n"})
-    grow = CHECKS["probe.buffers_do_not_grow"](ctx)
+    grow = CHECKS["nightshift.buffers_do_not_grow"](ctx)
     assert not grow.passed and "holds 300 buffers" in grow.detail
-    per_batch = CHECKS["probe.factory_not_called_per_batch"](ctx)
+    per_batch = CHECKS["nightshift.factory_not_called_per_batch"](ctx)
     assert not per_batch.passed and "299 factory call(s)" in per_batch.detail
-    pool = CHECKS["probe.one_shared_pool"](ctx)
+    pool = CHECKS["nightshift.clients_share_one_pool"](ctx)
     assert not pool.passed and "5 pool(s)" in pool.detail
 
 
@@ -100,19 +103,23 @@ def test_equivalent_fixes_pass_every_probe(
 ) -> None:
     ctx = with_head(scenario, {PROC: edit(scenario, PROC, *processor_edits), CLIENT: client})
     for name in (
-        "probe.buffers_do_not_grow",
-        "probe.buffer_released_after_batch",
-        "probe.factory_not_called_per_batch",
-        "probe.one_shared_pool",
+        "nightshift.buffers_do_not_grow",
+        "nightshift.buffer_released_after_batch",
+        "nightshift.factory_not_called_per_batch",
+        "nightshift.clients_share_one_pool",
     ):
         result = CHECKS[name](ctx)
         assert result.passed, f"{name}: {result.detail}"
-    assert passes("probe.pool_max_connections", ctx, value=20)
+    assert passes("nightshift.pool_max_connections", ctx, value=20)
 
 
 def test_one_subprocess_serves_every_probe_check_of_a_head(scenario: Scenario) -> None:
     ctx = with_head(scenario, {PROC: edit(scenario, PROC, (APPEND, "")), CLIENT: POOLED})
-    for name in ("probe.buffers_do_not_grow", "probe.buffer_released_after_batch", "probe.one_shared_pool"):
+    for name in (
+        "nightshift.buffers_do_not_grow",
+        "nightshift.buffer_released_after_batch",
+        "nightshift.clients_share_one_pool",
+    ):
         CHECKS[name](ctx)
     assert len([k for k in ctx.cache if k.startswith("probe:")]) == 1
 
@@ -124,8 +131,8 @@ def test_clearing_at_the_start_of_a_batch_stops_growth_but_keeps_a_buffer(scenar
         ("        buf = bytearray", "        self._batch_buffers.clear()\n        buf = bytearray"),
     )
     ctx = with_head(scenario, {PROC: early})
-    assert passes("probe.buffers_do_not_grow", ctx)
-    released = CHECKS["probe.buffer_released_after_batch"](ctx)
+    assert passes("nightshift.buffers_do_not_grow", ctx)
+    released = CHECKS["nightshift.buffer_released_after_batch"](ctx)
     assert not released.passed and "0 -> 1" in released.detail
 
 
@@ -139,14 +146,14 @@ def test_a_leak_moved_to_a_module_level_list_is_still_caught(scenario: Scenario)
         ),
         (APPEND, "        _KEEP.append(buf)\n"),
     )
-    assert not passes("probe.buffers_do_not_grow", with_head(scenario, {PROC: moved}))
+    assert not passes("nightshift.buffers_do_not_grow", with_head(scenario, {PROC: moved}))
 
 
 def test_a_cached_client_behind_the_old_call_site_is_still_called_per_batch(scenario: Scenario) -> None:
     ctx = with_head(scenario, {PROC: edit(scenario, PROC, (APPEND, "")), CLIENT: CACHED})
-    result = CHECKS["probe.factory_not_called_per_batch"](ctx)
+    result = CHECKS["nightshift.factory_not_called_per_batch"](ctx)
     assert not result.passed and "0 new client(s)" in result.detail
-    assert passes("probe.one_shared_pool", ctx)
+    assert passes("nightshift.clients_share_one_pool", ctx)
 
 
 def test_a_per_batch_call_hidden_under_an_if_passes_ast_but_not_the_probe(scenario: Scenario) -> None:
@@ -155,31 +162,36 @@ def test_a_per_batch_call_hidden_under_an_if_passes_ast_but_not_the_probe(scenar
     )
     ctx = with_head(scenario, {PROC: hidden, CLIENT: POOLED})
     params = dict(path=PROC, cls="StreamProcessor", method="_process_batch", function="get_redis_client")
-    assert passes("python.method_does_not_call", ctx, **params)
-    assert not passes("probe.factory_not_called_per_batch", ctx)
+    assert passes("python.method_does_not_call_each_time", ctx, **params)
+    assert not passes("nightshift.factory_not_called_per_batch", ctx)
 
 
 def test_a_pool_made_per_call_or_with_the_wrong_size_fails(scenario: Scenario) -> None:
     per_call = POOLED.replace("POOL = redis", "def _pool():\n    return redis").replace(
         "connection_pool=POOL", "connection_pool=_pool()"
     )
-    assert not passes("probe.one_shared_pool", with_head(scenario, {CLIENT: per_call}))
+    assert not passes("nightshift.clients_share_one_pool", with_head(scenario, {CLIENT: per_call}))
     fifty = with_head(scenario, {CLIENT: POOLED.replace("max_connections=20", "max_connections=50")})
-    assert passes("probe.one_shared_pool", fifty)
-    result = CHECKS["probe.pool_max_connections"](fifty, value=20)
+    assert passes("nightshift.clients_share_one_pool", fifty)
+    result = CHECKS["nightshift.pool_max_connections"](fifty, value=20)
     assert not result.passed and "50" in result.detail
 
 
 def test_a_crashing_head_fails_with_the_error_as_evidence(scenario: Scenario) -> None:
     broken = "import prometheus_client_not_installed\n" + scenario.files[PROC]
-    result = CHECKS["probe.buffers_do_not_grow"](with_head(scenario, {PROC: broken}))
+    result = CHECKS["nightshift.buffers_do_not_grow"](with_head(scenario, {PROC: broken}))
     assert not result.passed and "ModuleNotFoundError" in result.evidence
     bad_client = with_head(scenario, {CLIENT: "def get_redis_client(:\n"})
-    result = CHECKS["probe.one_shared_pool"](bad_client)
+    result = CHECKS["nightshift.clients_share_one_pool"](bad_client)
     assert not result.passed and "SyntaxError" in result.detail
 
 
 def test_a_hanging_head_times_out_instead_of_hanging_the_grade() -> None:
     files = {"hydra/connectors/redis_client.py": "while True:\n    pass\n"}
-    result = run_probe(files, "hydra_probe.py", {"client_module": "hydra.connectors.redis_client"}, timeout=1)
-    assert not result.ok and "timed out" in result.error
+    spec = {"client_module": "hydra.connectors.redis_client"}
+    probes = NIGHTSHIFT / "probes"
+    cache = ProbeCache()
+    for _ in range(2):
+        result = ProbeRequest(files, probes / "hydra_probe.py", spec, (probes / "sitestub",), 1).run(cache)
+        assert not result.ok and "timed out" in result.error
+    assert cache.misses == 2  # a timeout may be the machine's load, so it is never kept

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from evals.grade.checks import VOCABULARY
 from evals.grade.checks.python import assigned_value
-from evals.grade.registry import CHECKS, GradeContext
+from evals.grade.registry import GradeContext
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
@@ -15,6 +16,7 @@ from evals.world.outcome import Outcome
 from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
+CHECKS = VOCABULARY.checks
 CLASSIFIER = "src/moderation/classifier.py"
 
 
@@ -76,7 +78,7 @@ def test_regression_test_passes_when_it_catches_the_bug(scenario: Scenario) -> N
             "tests/test_borderline.py": TEST_078,
         },
     )
-    result = CHECKS["python.regression_test"](ctx, tests_dir="tests", value=0.78)
+    result = CHECKS["python.regression_test_fails_on_seed"](ctx, tests_dir="tests", value=0.78)
     assert result.passed, result.detail
 
 
@@ -88,7 +90,7 @@ def test_regression_test_that_passes_on_the_bug_too_tests_nothing(scenario: Scen
             "tests/test_borderline.py": TEST_078_USELESS,
         },
     )
-    result = CHECKS["python.regression_test"](ctx, tests_dir="tests", value=0.78)
+    result = CHECKS["python.regression_test_fails_on_seed"](ctx, tests_dir="tests", value=0.78)
     assert not result.passed and "tests nothing" in result.detail
 
 
@@ -100,7 +102,7 @@ def test_regression_test_failing_on_the_agents_own_code_fails(scenario: Scenario
             "tests/test_borderline.py": TEST_078,
         },
     )
-    assert not CHECKS["python.regression_test"](ctx, tests_dir="tests", value=0.78).passed
+    assert not CHECKS["python.regression_test_fails_on_seed"](ctx, tests_dir="tests", value=0.78).passed
 
 
 def test_sprint_row_appended_below_instead_of_updated_fails(scenario: Scenario) -> None:
@@ -114,7 +116,9 @@ def test_sprint_row_appended_below_instead_of_updated_fails(scenario: Scenario) 
         )
     )
     ctx = GradeContext(outcome=outcome(world), scenario=scenario)
-    result = CHECKS["notion.table_cell"](ctx, page="sprint4", row="131", column="Status", equals="Done")
+    result = CHECKS["notion.table_cell_starts_with"](
+        ctx, page="sprint4", row="131", column="Status", equals="Done"
+    )
     assert not result.passed and "appended text" in result.detail
 
 
@@ -125,4 +129,6 @@ def test_sprint_row_updated_in_place_passes(scenario: Scenario) -> None:
     assert row is not None and row.cells is not None
     row.cells[3] = "done"
     ctx = GradeContext(outcome=outcome(world), scenario=scenario)
-    assert CHECKS["notion.table_cell"](ctx, page="sprint4", row="131", column="Status", equals="Done").passed
+    assert CHECKS["notion.table_cell_starts_with"](
+        ctx, page="sprint4", row="131", column="Status", equals="Done"
+    ).passed

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, JudgePrompt, JudgeRequest, Verdict, load_prompt
-from evals.grade.registry import CHECKS, EVIDENCE, CheckResult, GradeContext
+from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.rubric import Part, Rubric
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
@@ -68,9 +68,9 @@ class TrialGrade(BaseModel):
     passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
 
 
-def _run_check(ctx: GradeContext, name: str, params: dict[str, Any]) -> CheckOutcome:
+def _run_check(registry: Registry, ctx: GradeContext, name: str, params: dict[str, Any]) -> CheckOutcome:
     try:
-        result: CheckResult = CHECKS[name](ctx, **params)
+        result: CheckResult = registry.checks[name](ctx, **params)
     except Exception as exc:  # a grader bug must not look like an agent failure
         return CheckOutcome(
             check=name,
@@ -120,6 +120,7 @@ def _layer_one(
     earlier: dict[str, Staged],
     prompts: dict[str, JudgePrompt],
     scenario_dir: Path,
+    registry: Registry,
 ) -> Staged:
     base: dict[str, Any] = {
         "id": part.id,
@@ -139,7 +140,7 @@ def _layer_one(
             return PartGrade(
                 **base, score=None, status="unscored", layer=1, reason=f"requires {required}: {prior.reason}"
             )
-    outcomes = [_run_check(ctx, ref.check, dict(ref.params)) for ref in part.checks]
+    outcomes = [_run_check(registry, ctx, ref.check, dict(ref.params)) for ref in part.checks]
     errors = [c for c in outcomes if c.evidence == "__error__"]
     if errors:
         return PartGrade(
@@ -160,7 +161,7 @@ def _layer_one(
         detail = "; ".join(c.detail for c in outcomes) or "all required parts passed"
         return PartGrade(**base, score=part.points, status="passed", layer=1, reason=detail, checks=outcomes)
     try:
-        raw = EVIDENCE[part.judge.evidence](ctx, **dict(part.judge.params))
+        raw = registry.evidence[part.judge.evidence](ctx, **dict(part.judge.params))
     except Exception as exc:
         return PartGrade(
             **base,
@@ -197,7 +198,7 @@ def layer_one(outcome: Outcome, scenario: Scenario, rubric: Rubric, scenario_dir
     staged: dict[str, Staged] = {}
     for criterion, part in rubric.parts():
         staged[part.id] = _layer_one(
-            ctx, criterion.id, criterion.category, part, staged, prompts, scenario_dir
+            ctx, criterion.id, criterion.category, part, staged, prompts, scenario_dir, rubric.registry
         )
     return staged
 

@@ -3,17 +3,21 @@
 Criteria are what reports show (C1..C20, T1..T5); each has one or more *parts*, the unit that is
 scored: binary when decided by code alone, 0..points when a judge decides after code passed.
 Splitting partial credit into named parts keeps every point traceable to one assertion.
+
+A loaded rubric carries the registry its names resolve in: the package's vocabulary plus the
+checks the scenario brings in its own folder (`<scenario>.<check>`), so grading looks names up in
+the rubric's own registry and one scenario's checks are never visible to another.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 
 from evals.errors import BadInputError
-from evals.grade import checks  # noqa: F401  (registers checks and evidence)
-from evals.grade.registry import CHECKS, EVIDENCE, bad_params
+from evals.grade.checks import VOCABULARY
+from evals.grade.registry import Registry, RegistryError, bad_params, load_scenario_checks
 from evals.loading import load_model
 
 
@@ -73,6 +77,12 @@ class Rubric(Strict):
     borderline_threshold: int | None = None
     categories: dict[str, Category]
     criteria: list[Criterion] = Field(min_length=1)
+    _registry: Registry = PrivateAttr(default=VOCABULARY)
+
+    @property
+    def registry(self) -> Registry:
+        """Where this rubric's check and evidence names resolve (set by `load_rubric`)."""
+        return self._registry
 
     @model_validator(mode="after")
     def _consistent(self) -> Rubric:
@@ -107,19 +117,28 @@ class Rubric(Strict):
 RUBRIC_FILE = "rubric.yaml"
 
 
-def load_rubric(scenario_dir: Path) -> Rubric:
-    path = scenario_dir / RUBRIC_FILE
-    rubric = load_model(Rubric, path)
-    for criterion, part in rubric.parts():
+def scenario_registry(scenario_dir: Path, vocabulary: Registry = VOCABULARY) -> Registry:
+    """The package's vocabulary plus the scenario's own checks; a clash is bad input."""
+    try:
+        return vocabulary.merged(load_scenario_checks(scenario_dir))
+    except RegistryError as exc:
+        raise BadInputError(f"{scenario_dir}: {exc}") from exc
+
+
+def _check_refs(path: Path, rubric: Rubric, registry: Registry, scenario_dir: Path) -> None:
+    """Every name the rubric uses exists in `registry`, with parameters its function accepts."""
+    own = sorted(n for n in registry.checks if n.startswith(f"{scenario_dir.name}."))
+    hint = f" (this scenario's own checks: {', '.join(own)})" if own else ""
+    for _, part in rubric.parts():
         for ref in part.checks:
-            fn = CHECKS.get(ref.check)
+            fn = registry.checks.get(ref.check)
             if fn is None:
-                raise BadInputError(f"{path}: {part.id}: unknown check {ref.check!r}")
+                raise BadInputError(f"{path}: {part.id}: unknown check {ref.check!r}{hint}")
             problem = bad_params(fn, dict(ref.params))
             if problem:
                 raise BadInputError(f"{path}: {part.id}: check {ref.check}: {problem}")
         if part.judge is not None:
-            extractor = EVIDENCE.get(part.judge.evidence)
+            extractor = registry.evidence.get(part.judge.evidence)
             if extractor is None:
                 raise BadInputError(f"{path}: {part.id}: unknown evidence {part.judge.evidence!r}")
             problem = bad_params(extractor, dict(part.judge.params))
@@ -127,5 +146,13 @@ def load_rubric(scenario_dir: Path) -> Rubric:
                 raise BadInputError(f"{path}: {part.id}: evidence {part.judge.evidence}: {problem}")
             if not (scenario_dir / part.judge.prompt).is_file():
                 raise BadInputError(f"{path}: {part.id}: judge prompt not found: {part.judge.prompt}")
-        del criterion
+
+
+def load_rubric(scenario_dir: Path, vocabulary: Registry = VOCABULARY) -> Rubric:
+    """The scenario's rubric, its names checked against `vocabulary` plus the scenario's own checks."""
+    path = scenario_dir / RUBRIC_FILE
+    rubric = load_model(Rubric, path)
+    registry = scenario_registry(scenario_dir, vocabulary)
+    _check_refs(path, rubric, registry, scenario_dir)
+    rubric._registry = registry
     return rubric

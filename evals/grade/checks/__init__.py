@@ -1,29 +1,15 @@
-"""Layer-1 checks and evidence extractors, registered by name for rubric data to use."""
+"""The package's check vocabulary: one module per kind of artefact, one namespace per module.
 
-from evals.grade.checks import (
-    behaviour,
-    config_files,
-    mail,
-    mail_rules,
-    manifest,
-    nightshift_code,
-    notion,
-    notion_fields,
-    pull_titles,
-    python,
-    repo,
-)
+`VOCABULARY` holds every check and evidence extractor marked in these modules, each named
+`<module>.<name>` (`python.constant_equals`, `notion.keyed_block_matches`, `mail.to_persona`). A
+scenario adds its own checks in its folder (see `evals.grade.registry.load_scenario_checks`);
+this list is only what every scenario may use.
+"""
 
-__all__ = [
-    "behaviour",
-    "config_files",
-    "mail",
-    "mail_rules",
-    "manifest",
-    "nightshift_code",
-    "notion",
-    "notion_fields",
-    "pull_titles",
-    "python",
-    "repo",
-]
+from evals.grade.checks import config_files, mail, manifests, notion, python, repo
+from evals.grade.registry import Registry
+
+MODULES = (config_files, mail, manifests, notion, python, repo)
+VOCABULARY = Registry.of_modules(MODULES)
+
+__all__ = ["MODULES", "VOCABULARY"]

@@ -16,6 +16,12 @@ def heads(outcome: Outcome) -> list[tuple[str, dict[str, str]]]:
     return primary_repo(outcome).heads()
 
 
+def changed_heads(outcome: Outcome, path: str) -> list[tuple[str, dict[str, str]]]:
+    """The heads where `path` differs from the seeded repository (the agent's attempts at it)."""
+    seeded = primary_repo(outcome).seed_files.get(path)
+    return [(label, files) for label, files in heads(outcome) if files.get(path) != seeded]
+
+
 def pr_urls(outcome: Outcome) -> list[str]:
     return [p.url for r in outcome.repos for p in r.pulls]
 

@@ -1,31 +1,72 @@
-"""Checks on Notion by block type and position: a field changed in place is not text appended below.
+"""Checks on Notion by block key, type and position: a field changed in place is not text appended below.
 
-The seed's published runs lost points exactly here (status appended at the bottom while the
-Status field still read OPEN), so these checks read the seeded block by its key, and treat new
-blocks only as new blocks.
+The seed's published runs lost points exactly here: the agent appended "Status: RESOLVED" at the
+bottom while the Status field still read OPEN. So a field is read from its keyed seed block, a table
+row by its row key, a section is the blocks between its heading and the next heading, and rows that
+must stay untouched are compared cell by cell with the seeded world. What the agent wrote is only
+the blocks it created and the seeded blocks it edited.
 """
 
 from __future__ import annotations
 
-from evals.grade.checks.common import mentions_pr
+import re
+
+from evals.grade.checks.common import mentions_pr, primary_repo
+from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 from evals.world.model import Block
-from evals.world.outcome import PageSnapshot
+from evals.world.outcome import Outcome, PageSnapshot
+
+HEADINGS = {"heading_1", "heading_2", "heading_3"}
 
 
-def _page(ctx: GradeContext, key: str) -> PageSnapshot:
-    page = ctx.outcome.page(key)
+def page_of(outcome: Outcome, key: str) -> PageSnapshot:
+    page = outcome.page(key)
     if page is None:
         raise LookupError(f"page {key!r} is missing from the outcome")
     return page
 
 
-def _walk(page: PageSnapshot) -> list[Block]:
-    return [b for block in page.blocks for b in block.walk()]
+def blocks_of(page: PageSnapshot) -> list[Block]:
+    """Every block of the page, depth first (table rows after their table)."""
+    return [b for top in page.blocks for b in top.walk()]
+
+
+def keyed(page: PageSnapshot, key: str) -> Block | None:
+    return next((b for b in blocks_of(page) if b.key == key), None)
+
+
+def block_text(block: Block) -> str:
+    return " | ".join(block.cells) if block.cells is not None else block.text
+
+
+def agent_text(page: PageSnapshot) -> str:
+    """Everything the agent wrote on a page: new blocks and edited seed blocks, in page order (a
+    table's rows, not the table block, which holds no text of its own)."""
+    return "\n".join(
+        block_text(b)
+        for b in blocks_of(page)
+        if not b.archived and (b.created_by == "agent" or b.edited) and b.type != "table"
+    )
+
+
+def section(page: PageSnapshot, heading: str) -> list[Block]:
+    """Top-level blocks after the keyed heading, up to the next heading (children included)."""
+    out: list[Block] = []
+    inside = False
+    for block in page.blocks:
+        if block.key == heading:
+            inside = True
+            continue
+        if inside and block.type in HEADINGS and not block.archived:
+            break
+        if inside:
+            out.extend(block.walk())
+    return out
 
 
 def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | None:
-    for block in _walk(page):
+    for block in blocks_of(page):
         if block.type == "table":
             row = block.row(row_key)
             if row is not None:
@@ -33,10 +74,10 @@ def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | N
     return None
 
 
-@check("notion.table_cell")
-def table_cell(ctx: GradeContext, page: str, row: str, column: str, equals: str) -> CheckResult:
-    """The seeded table row `row` now reads `equals` in `column` (case-insensitive, same row block)."""
-    snap = _page(ctx, page)
+@check("table_cell_starts_with")
+def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, equals: str) -> CheckResult:
+    """The seeded table row `row` now starts with `equals` in `column` (case-insensitive, same row)."""
+    snap = page_of(ctx.outcome, page)
     found = _table_with_row(snap, row)
     if found is None:
         return CheckResult(False, f"{snap.title}: row {row} is gone")
@@ -49,7 +90,7 @@ def table_cell(ctx: GradeContext, page: str, row: str, column: str, equals: str)
     value = block.cells[index]
     if value.strip().lower().startswith(equals.lower()):
         return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r}")
-    appended = [b.text for b in _walk(snap) if b.created_by == "agent" and row in b.text]
+    appended = [b.text for b in blocks_of(snap) if b.created_by == "agent" and row in b.text]
     hint = " (the agent appended text about it instead of changing the row)" if appended else ""
     return CheckResult(
         False,
@@ -58,25 +99,14 @@ def table_cell(ctx: GradeContext, page: str, row: str, column: str, equals: str)
     )
 
 
-def agent_text(page: PageSnapshot) -> str:
-    """Text the agent wrote on a page: blocks it created, and seeded blocks it edited."""
-    parts = []
-    for block in _walk(page):
-        if block.archived:
-            continue
-        if block.created_by == "agent" or block.edited:
-            parts.append(" | ".join(block.cells) if block.cells is not None else block.text)
-    return "\n".join(parts)
-
-
-@check("notion.agent_wrote")
-def agent_wrote(
+@check("agent_text_contains")
+def agent_text_contains(
     ctx: GradeContext, pages: list[str], contains: list[str], pr_link: bool = False
 ) -> CheckResult:
     """On one of `pages`, text the agent wrote contains every string in `contains` (and a PR link)."""
     misses = []
     for key in pages:
-        snap = _page(ctx, key)
+        snap = page_of(ctx.outcome, key)
         text = agent_text(snap)
         if not text:
             misses.append(f"{snap.title}: nothing written")
@@ -92,11 +122,140 @@ def agent_wrote(
     return CheckResult(False, "; ".join(misses))
 
 
-@evidence("notion.agent_text")
-def notion_agent_text(ctx: GradeContext, pages: list[str]) -> str:
+def _agent_appended(page: PageSnapshot, pattern: re.Pattern[str]) -> bool:
+    return any(
+        b.created_by == "agent" and not b.archived and b.type != "table_row" and pattern.search(b.text)
+        for b in blocks_of(page)
+    )
+
+
+@check("keyed_block_matches")
+def keyed_block_matches(ctx: GradeContext, page: str, block: str, pattern: str) -> CheckResult:
+    """The keyed seed block itself now matches `pattern` (case-insensitive): changed in place."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, block)
+    regex = re.compile(pattern, re.IGNORECASE)
+    if target is None or target.archived:
+        return CheckResult(False, f"{snap.title}: the {block!r} block was deleted")
+    text = block_text(target)
+    if regex.search(text):
+        return CheckResult(True, f"{snap.title}: {block} reads {text[:120]!r}")
+    hint = (
+        " (the agent appended it below instead of changing the field)" if _agent_appended(snap, regex) else ""
+    )
+    return CheckResult(False, f"{snap.title}: {block} still reads {text[:120]!r}{hint}", text[:400])
+
+
+@check("section_links_pull_request")
+def section_links_pull_request(ctx: GradeContext, page: str, heading: str) -> CheckResult:
+    """The section under the keyed heading (edited or new blocks) links a pull request of this run."""
+    snap = page_of(ctx.outcome, page)
+    blocks = [b for b in section(snap, heading) if not b.archived and (b.edited or b.created_by == "agent")]
+    text = "\n".join(block_text(b) for b in blocks)
+    links = mentions_pr(text, ctx.outcome)
+    if links:
+        return CheckResult(True, f"{snap.title}: the {heading} section links {', '.join(links)}")
+    if not blocks:
+        return CheckResult(False, f"{snap.title}: nothing written in the {heading} section")
+    return CheckResult(False, f"{snap.title}: the {heading} section has no PR link of this run", text[:400])
+
+
+@check("table_gained_rows")
+def table_gained_rows(ctx: GradeContext, page: str, table: str, at_least: int) -> CheckResult:
+    """At least `at_least` new entries in the keyed table: agent rows in it, or agent blocks placed
+    right after it (before the next heading)."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, table)
+    if target is None or target.archived:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    rows = [c for c in target.children if c.created_by == "agent" and not c.archived]
+    after: list[Block] = []
+    tops = snap.blocks
+    index = next((i for i, b in enumerate(tops) if b.key == table), len(tops))
+    for block in tops[index + 1 :]:
+        if block.type in HEADINGS or block.created_by != "agent":
+            break
+        if not block.archived:
+            after.append(block)
+    count = len(rows) + len(after)
+    detail = f"{snap.title}: {count} new {table} entr{'y' if count == 1 else 'ies'}"
+    return CheckResult(count >= at_least, detail + ("" if count >= at_least else f", need {at_least}"))
+
+
+@check("table_rows_unchanged")
+def table_rows_unchanged(ctx: GradeContext, page: str, table: str, rows: list[str]) -> CheckResult:
+    """The listed rows of the keyed table still read exactly as seeded, and none was deleted."""
+    snap = page_of(ctx.outcome, page)
+    seeded = page_of(ctx.seeded, page)
+    now, then = keyed(snap, table), keyed(seeded, table)
+    if now is None or then is None or now.archived:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    changed = []
+    for key in rows:
+        row, original = now.row(key), then.row(key)
+        if row is None or row.archived:
+            changed.append(f"{key} deleted")
+        elif original is not None and row.cells != original.cells:
+            changed.append(f"{key}: {' | '.join(original.cells or [])} -> {' | '.join(row.cells or [])}")
+    if changed:
+        return CheckResult(
+            False, f"{snap.title}: rows that must stay untouched changed: " + "; ".join(changed)
+        )
+    return CheckResult(True, f"{snap.title}: {', '.join(rows)} untouched")
+
+
+@check("row_cells_link_pull_requests")
+def row_cells_link_pull_requests(
+    ctx: GradeContext, page: str, table: str, rows: list[str], column: str
+) -> CheckResult:
+    """Each listed row's `column` cell links a pull request of this run."""
+    snap = page_of(ctx.outcome, page)
+    target = keyed(snap, table)
+    if target is None:
+        return CheckResult(False, f"{snap.title}: the {table!r} table was deleted")
+    index = target.column(column)
+    if index is None:
+        return CheckResult(False, f"{snap.title}: no column {column!r}")
+    missing = []
+    for key in rows:
+        row = target.row(key)
+        cell = row.cells[index] if row is not None and row.cells is not None and not row.archived else ""
+        if not mentions_pr(cell, ctx.outcome):
+            missing.append(f"{key} ({cell or 'empty'})")
+    if missing:
+        return CheckResult(False, f"{snap.title}: no PR link in {column} for " + ", ".join(missing))
+    return CheckResult(True, f"{snap.title}: {', '.join(rows)} link their PRs")
+
+
+@check("names_every_route")
+def names_every_route(ctx: GradeContext, page: str, source: str) -> CheckResult:
+    """The agent's text on the page names every endpoint path the seeded `source` defines."""
+    snap = page_of(ctx.outcome, page)
+    text = agent_text(snap)
+    wanted = routes(primary_repo(ctx.outcome).seed_files[source])
+    if not text.strip():
+        return CheckResult(False, f"{snap.title}: nothing written")
+    missing = [f"{m} {p}" for m, p in wanted if p not in text]
+    if missing:
+        return CheckResult(False, f"{snap.title}: endpoints not documented: {', '.join(missing)}", text[:400])
+    return CheckResult(True, f"{snap.title}: all {len(wanted)} endpoints named")
+
+
+@evidence("page_text")
+def page_text(ctx: GradeContext, page: str) -> str:
+    """What the agent wrote on one page (new and edited blocks, in order)."""
+    snap = page_of(ctx.outcome, page)
+    return f"## {snap.title}\n{agent_text(snap) or '(nothing written)'}"
+
+
+@evidence("pages_text")
+def pages_text(ctx: GradeContext, pages: list[str]) -> str:
     """What the agent wrote on the given pages, page by page."""
-    out = []
-    for key in pages:
-        snap = _page(ctx, key)
-        out.append(f"## {snap.title}\n{agent_text(snap) or '(nothing written)'}")
-    return "\n\n".join(out)
+    return "\n\n".join(page_text(ctx, key) for key in pages)
+
+
+@evidence("page_text_with_source")
+def page_text_with_source(ctx: GradeContext, page: str, source: str) -> str:
+    """A seeded source file the page must describe (e.g. routes for API docs), then the page's text."""
+    code = primary_repo(ctx.outcome).seed_files[source]
+    return f"## {source} (the code being documented)\n{code}\n\n{page_text(ctx, page)}"

@@ -1,7 +1,10 @@
-"""Checks on the agent's Python: parsed with `ast` (never regex on source) or run in a subprocess.
+"""Checks on the agent's Python: read with `ast` (never regex on source) or run in a subprocess.
 
-Equivalent forms pass: quote style, spacing, a type annotation, a module constant or a class
-attribute, since what matters is the value the program ends up with.
+Each check names what must be true of the program, not of its spelling: quote style, spacing, a type
+annotation, `os.getenv` or `os.environ.get`, a module constant or a literal, `.clear()` or not
+appending at all. A fix is looked for at every head that changed the file (the agent may fix a file
+in any of its PRs, or on main); a value that must stay put must hold at every head and on main.
+Sources are parsed through `python_ast.parse`, so a file's content is parsed once per grade.
 """
 
 from __future__ import annotations
@@ -12,35 +15,53 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from evals.grade.checks.common import heads
+from evals.grade.checks.common import changed_heads, heads, primary_repo
+from evals.grade.checks.python_ast import (
+    accumulated_attrs,
+    assigned_expr,
+    assigned_value,
+    env_read,
+    find_method,
+    guarded_calls,
+    is_env_flag,
+    keyword_values,
+    parse,
+)
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PROBE_TIMEOUT_S = 60
 
+Verdict = tuple[bool, str]
 
-def assigned_value(source: str, name: str) -> object:
-    """The literal last assigned to `name` at module or class level; raises LookupError if none."""
-    tree = ast.parse(source)
-    value: object = LookupError
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AnnAssign) and node.value is not None:
-            targets = [node.target]
-        else:
+
+def _parse(label: str, files: dict[str, str], path: str) -> tuple[ast.Module | None, str]:
+    if path not in files:
+        return None, f"{label}: {path} is missing"
+    try:
+        return parse(files[path]), ""
+    except SyntaxError as exc:
+        return None, f"{label}: {path} does not parse ({exc.msg}, line {exc.lineno})"
+
+
+def at_some_head(ctx: GradeContext, path: str, judge: Callable[[str, ast.Module], Verdict]) -> CheckResult:
+    """Pass at the first head that changed `path` where `judge(label, tree)` accepts it; otherwise
+    fail with what every head showed. The agent may fix a file in any of its PRs (or on main)."""
+    notes = []
+    for label, files in changed_heads(ctx.outcome, path):
+        tree, problem = _parse(label, files, path)
+        if tree is None:
+            notes.append(problem)
             continue
-        for target in targets:
-            if isinstance(target, ast.Name) and target.id == name:
-                assert node.value is not None
-                try:
-                    value = ast.literal_eval(node.value)
-                except ValueError:
-                    value = ast.unparse(node.value)
-    if value is LookupError:
-        raise LookupError(f"{name} is not assigned")
-    return value
+        ok, detail = judge(label, tree)
+        if ok:
+            return CheckResult(True, detail)
+        notes.append(detail)
+    if not notes:
+        return CheckResult(False, f"no pull request or push changed {path}")
+    return CheckResult(False, "; ".join(notes))
 
 
 def _equal(found: object, expected: object) -> bool:
@@ -49,7 +70,7 @@ def _equal(found: object, expected: object) -> bool:
     return found == expected
 
 
-@check("python.constant_equals")
+@check("constant_equals")
 def constant_equals(ctx: GradeContext, path: str, name: str, value: object) -> CheckResult:
     """At some head the agent produced, `name` in `path` is assigned exactly `value`."""
     seen = []
@@ -73,6 +94,114 @@ def constant_equals(ctx: GradeContext, path: str, name: str, value: object) -> C
     return CheckResult(False, f"expected {name} = {value!r}; found " + "; ".join(seen))
 
 
+@check("constant_equals_everywhere")
+def constant_equals_everywhere(ctx: GradeContext, path: str, name: str, value: object) -> CheckResult:
+    """`name` in `path` is still exactly `value` at every head and on the default branch."""
+    repo = primary_repo(ctx.outcome)
+    states = [*heads(ctx.outcome)]
+    if not repo.main_changed:
+        states.append((repo.default_branch, repo.main_files))
+    wrong = []
+    for label, files in states:
+        if path not in files:
+            wrong.append(f"{label}: {path} deleted")
+            continue
+        try:
+            found = assigned_value(files[path], name)
+        except SyntaxError:
+            wrong.append(f"{label}: {path} does not parse")
+            continue
+        except LookupError:
+            wrong.append(f"{label}: {name} no longer assigned")
+            continue
+        if found != value or type(found) is not type(value):
+            wrong.append(f"{label}: {name} = {found!r}")
+    if wrong:
+        return CheckResult(False, f"expected {name} = {value!r} everywhere; " + "; ".join(wrong))
+    return CheckResult(True, f"{name} = {value!r} at all {len(states)} head(s)")
+
+
+@check("method_keeps_no_growing_list")
+def method_keeps_no_growing_list(ctx: GradeContext, path: str, cls: str, method: str) -> CheckResult:
+    """At a head that changed `path`, `cls.method` appends to no `self` list it does not also empty."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        fn = find_method(tree, cls, method)
+        if fn is None:
+            return False, f"{label}: {cls}.{method} not found"
+        leaks = sorted(attr for attr, emptied in accumulated_attrs(fn).items() if not emptied)
+        if not leaks:
+            return True, f"{label}: {cls}.{method} keeps no growing list"
+        return False, f"{label}: {cls}.{method} appends to self.{', self.'.join(leaks)} and never empties it"
+
+    return at_some_head(ctx, path, judge)
+
+
+@check("method_does_not_call_each_time")
+def method_does_not_call_each_time(
+    ctx: GradeContext, path: str, cls: str, method: str, function: str
+) -> CheckResult:
+    """At a head that changed `path`, `cls.method` does not call `function` on every run.
+
+    A call under an `if` (lazy initialisation: `if self._client is None: ...`) is not per-call; a
+    behaviour probe, where a scenario has one, confirms how often the call really runs.
+    """
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        fn = find_method(tree, cls, method)
+        if fn is None:
+            return False, f"{label}: {cls}.{method} not found"
+        every_run = [c for c, guarded in guarded_calls(fn, function) if not guarded]
+        if not every_run:
+            return True, f"{label}: {cls}.{method} does not call {function}() per call"
+        first = every_run[0]
+        return False, f"{label}: {cls}.{method} still runs `{ast.unparse(first)}` (line {first.lineno})"
+
+    return at_some_head(ctx, path, judge)
+
+
+@check("call_passes_keyword")
+def call_passes_keyword(
+    ctx: GradeContext, path: str, callees: list[str], keyword: str, value: int | str
+) -> CheckResult:
+    """At a head that changed `path`, a call to one of `callees` passes `keyword=value`."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        found = keyword_values(tree, callees, keyword)
+        if value in found:
+            return True, f"{label}: {keyword}={value!r} passed to {'/'.join(callees)}"
+        return False, f"{label}: {keyword} = {found or 'not passed'}"
+
+    return at_some_head(ctx, path, judge)
+
+
+@check("assigned_from_env")
+def assigned_from_env(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
+    """At a head that changed `path`, `name` is read from the environment variable `env`."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        expr = assigned_expr(tree, name)
+        if expr is None:
+            return False, f"{label}: {name} = not assigned"
+        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None)
+        return bool(read and read[0] == env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+
+    return at_some_head(ctx, path, judge)
+
+
+@check("assigned_env_flag")
+def assigned_env_flag(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
+    """At a head that changed `path`, `name = os.environ.get(env, "false").lower() == "true"`."""
+
+    def judge(label: str, tree: ast.Module) -> Verdict:
+        expr = assigned_expr(tree, name)
+        if expr is None:
+            return False, f"{label}: {name} = not assigned"
+        return is_env_flag(expr, env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+
+    return at_some_head(ctx, path, judge)
+
+
 def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) -> list[str]:
     """Test files under tests_dir with a test function that uses the literal `value`."""
     out = []
@@ -80,7 +209,7 @@ def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) ->
         if not (path.startswith(tests_dir.rstrip("/") + "/") and path.endswith(".py")):
             continue
         try:
-            tree = ast.parse(source)
+            tree = parse(source)
         except SyntaxError:
             continue
         for node in ast.walk(tree):
@@ -123,8 +252,8 @@ def run_pytest(files: dict[str, str], targets: list[str]) -> tuple[int, str]:
         return proc.returncode, (proc.stdout + proc.stderr)[-1500:]
 
 
-@check("python.regression_test")
-def regression_test(ctx: GradeContext, tests_dir: str, value: float) -> CheckResult:
+@check("regression_test_fails_on_seed")
+def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: float) -> CheckResult:
     """A test that uses `value` passes on the agent's code and fails on the seeded code.
 
     Running it both ways proves the test exercises the bug rather than merely mentioning the number.

@@ -2,10 +2,11 @@
 
 Layer 1 reads source with `ast`; some questions are about behaviour ("does the buffer list grow?",
 "is a connection made per batch?"), and an equivalent fix can look very different in source. A
-probe answers those by running the code against stand-ins (a stub `redis`), in a child process so
-the agent's code never runs inside the grader.
+scenario answers those with a probe script and stand-ins for the services its code reaches (stub
+packages), both in its own folder; this package only runs them, in a child process so the agent's
+code never runs inside the grader.
 """
 
-from evals.grade.probes.runner import ProbeResult, run_probe
+from evals.grade.probes.runner import RESULTS, ProbeCache, ProbeRequest, ProbeResult, run_probe
 
-__all__ = ["ProbeResult", "run_probe"]
+__all__ = ["RESULTS", "ProbeCache", "ProbeRequest", "ProbeResult", "run_probe"]

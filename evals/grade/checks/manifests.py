@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from evals.grade.checks.nightshift_code import changed_heads
+from evals.grade.checks.common import changed_heads
 from evals.grade.registry import CheckResult, GradeContext, check
 
 UNITS = {
@@ -50,7 +50,7 @@ def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, 
 
 def _read(ctx: GradeContext, path: str, pick: Any, expected: object, describe: str) -> CheckResult:
     notes = []
-    for label, files in changed_heads(ctx, path):
+    for label, files in changed_heads(ctx.outcome, path):
         if path not in files:
             notes.append(f"{label}: {path} is missing")
             continue
@@ -71,14 +71,16 @@ def _read(ctx: GradeContext, path: str, pick: Any, expected: object, describe: s
     return CheckResult(False, f"expected {describe} = {expected!r}; " + "; ".join(notes))
 
 
-@check("k8s.replicas")
-def replicas(ctx: GradeContext, path: str, equals: int) -> CheckResult:
+@check("deployment_replicas")
+def deployment_replicas(ctx: GradeContext, path: str, equals: int) -> CheckResult:
     """At a head that changed `path`, every Deployment in it has `spec.replicas == equals`."""
     return _read(ctx, path, lambda d: (d.get("spec") or {}).get("replicas"), equals, "spec.replicas")
 
 
-@check("k8s.memory_limit")
-def memory_limit(ctx: GradeContext, path: str, equals: str, container: str | None = None) -> CheckResult:
+@check("container_memory_limit")
+def container_memory_limit(
+    ctx: GradeContext, path: str, equals: str, container: str | None = None
+) -> CheckResult:
     """At a head that changed `path`, the container's `resources.limits.memory` is `equals`."""
     wanted = quantity_bytes(equals)
 

@@ -1,22 +1,28 @@
-"""Checks decided by running the agent's pipeline code: the behaviour probe, one subprocess per head.
+"""Nightshift's own checks, decided by running the agent's pipeline code: one probe per head.
 
 Source can hide or mimic a fix (a cached client behind an unchanged call site, a `.clear()` at the
-wrong moment); running many batches against a stub `redis` shows what the code does. Every check
-here reads one shared measurement per head (cached on the grade context), so five criteria cost one
-subprocess per head. A probe that crashes or times out fails the criterion with the error as evidence.
+wrong moment); running many batches against a stub `redis` shows what the code does. The probe
+script and the stub live next to this folder (`../probes/`); the package's runner runs them in an
+isolated subprocess. Every check here reads one shared measurement per head (kept on the grade
+context, and across trials by the runner's cache), so five criteria cost one subprocess per
+distinct tree. A probe that crashes or times out fails the criterion with the error as evidence.
+Registered as `nightshift.<name>` when the scenario's rubric loads.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from evals.grade.checks.nightshift_code import changed_heads
-from evals.grade.probes import ProbeResult, run_probe
+from evals.grade.checks.common import changed_heads
+from evals.grade.probes import ProbeRequest, ProbeResult
 from evals.grade.registry import CheckResult, GradeContext, check
-from evals.jsonio import digest
 
+PROBES = Path(__file__).resolve().parent.parent / "probes"
+SCRIPT = PROBES / "hydra_probe.py"
+STUBS = (PROBES / "sitestub",)
 PROCESSOR = "hydra/pipeline/stream_processor.py"
 CLIENT = "hydra/connectors/redis_client.py"
 GROWTH_LIMIT_BYTES = 64 * 1024
@@ -46,9 +52,10 @@ def _spec(processor: str, client: str) -> dict[str, Any]:
 
 def probe_head(ctx: GradeContext, files: dict[str, str], processor: str, client: str) -> ProbeResult:
     """The probe's measurements for one head's tree, run once per distinct tree."""
-    key = "probe:" + digest({"files": {p: files.get(p) for p in sorted(files)}, "p": processor, "c": client})
+    request = ProbeRequest(files, SCRIPT, _spec(processor, client), STUBS)
+    key = "probe:" + request.key
     if key not in ctx.cache:
-        ctx.cache[key] = run_probe(files, "hydra_probe.py", _spec(processor, client))
+        ctx.cache[key] = request.run()
     result: ProbeResult = ctx.cache[key]
     return result
 
@@ -59,7 +66,7 @@ def _decide(
     """Pass when the probe of some head that changed `watch` satisfies `verdict` on `section`."""
     notes = []
     evidence = ""
-    for label, files in changed_heads(ctx, watch):
+    for label, files in changed_heads(ctx.outcome, watch):
         result = probe_head(ctx, files, processor, client)
         if not result.ok:
             notes.append(f"{label}: probe failed: {result.error}")
@@ -80,7 +87,7 @@ def _decide(
     return CheckResult(False, "; ".join(notes), evidence)
 
 
-@check("probe.buffers_do_not_grow")
+@check("buffers_do_not_grow")
 def buffers_do_not_grow(ctx: GradeContext, processor: str = PROCESSOR, client: str = CLIENT) -> CheckResult:
     """Over many batches, the buffers the processor keeps (and the memory it holds) stay flat."""
 
@@ -95,7 +102,7 @@ def buffers_do_not_grow(ctx: GradeContext, processor: str = PROCESSOR, client: s
     return _decide(ctx, processor, "batches", verdict, processor, client)
 
 
-@check("probe.buffer_released_after_batch")
+@check("buffer_released_after_batch")
 def buffer_released_after_batch(
     ctx: GradeContext, processor: str = PROCESSOR, client: str = CLIENT
 ) -> CheckResult:
@@ -110,7 +117,7 @@ def buffer_released_after_batch(
     return _decide(ctx, processor, "batches", verdict, processor, client)
 
 
-@check("probe.factory_not_called_per_batch")
+@check("factory_not_called_per_batch")
 def factory_not_called_per_batch(
     ctx: GradeContext, processor: str = PROCESSOR, client: str = CLIENT
 ) -> CheckResult:
@@ -125,8 +132,10 @@ def factory_not_called_per_batch(
     return _decide(ctx, processor, "batches", verdict, processor, client)
 
 
-@check("probe.one_shared_pool")
-def one_shared_pool(ctx: GradeContext, processor: str = PROCESSOR, client: str = CLIENT) -> CheckResult:
+@check("clients_share_one_pool")
+def clients_share_one_pool(
+    ctx: GradeContext, processor: str = PROCESSOR, client: str = CLIENT
+) -> CheckResult:
     """Every client the factory returns shares one connection pool, created once."""
 
     def verdict(d: dict[str, Any]) -> tuple[bool, str]:
@@ -138,7 +147,7 @@ def one_shared_pool(ctx: GradeContext, processor: str = PROCESSOR, client: str =
     return _decide(ctx, client, "pool", verdict, processor, client)
 
 
-@check("probe.pool_max_connections")
+@check("pool_max_connections")
 def pool_max_connections(
     ctx: GradeContext, value: int, processor: str = PROCESSOR, client: str = CLIENT
 ) -> CheckResult:
