@@ -12,6 +12,7 @@ decided). The parts left out are named.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
 from evals.baseline import Baseline, BaselineScenario
 from evals.config import GateConfig, Threshold
-from evals.fingerprint import differences
 from evals.guards import GuardCounts, GuardTest, test_guards
+from evals.part_fingerprint import comparability
 from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
 
@@ -127,13 +128,14 @@ def _fill(scores: dict[str, float | None], parts: list[str], means: dict[str, fl
     return sum(v if (v := scores.get(p)) is not None else means[p] for p in parts)
 
 
-def shared_parts(agg: ScenarioAggregate, base: BaselineScenario) -> Shared:
+def shared_parts(agg: ScenarioAggregate, base: BaselineScenario, changed: Sequence[str] = ()) -> Shared:
+    """The parts scored on both sides, less those whose definition `changed` since the baseline."""
     run_means = {p: v.mean for p, v in agg.parts.items() if v.mean is not None}
     base_means = {p: v for p, v in base.parts.items() if v is not None}
-    parts = [p for p in agg.parts if p in run_means and p in base_means]
+    parts = [p for p in agg.parts if p in run_means and p in base_means and p not in changed]
     return Shared(
         parts=parts,
-        excluded=[p for p in agg.parts if p not in parts],
+        excluded=[p for p in agg.parts if p not in parts and p not in changed],
         mean_run=round(sum(run_means[p] for p in parts), 4),
         mean_base=round(sum(base_means[p] for p in parts), 4),
         run_totals=[_fill(t, parts, run_means) for t in agg.total.per_trial_parts],
@@ -166,12 +168,14 @@ def baseline_rates(base: BaselineScenario, k: int, pass_threshold: float) -> Pas
     return at_k.model_copy(update={"pass_at_1": base.pass_at_1})
 
 
-def _scenario(agg: ScenarioAggregate, base: BaselineScenario, shared: Shared) -> ScenarioComparison:
+def _scenario(
+    agg: ScenarioAggregate, base: BaselineScenario, shared: Shared, changed: Sequence[str]
+) -> ScenarioComparison:
     return ScenarioComparison(
         baseline=shared.mean_base,
         run=shared.mean_run,
         delta=round(shared.mean_run - shared.mean_base, 4),
-        excluded_parts=shared.excluded,
+        excluded_parts=[*shared.excluded, *changed],
         k=agg.k,
         baseline_k=len(base.trials),
         baseline_pass=baseline_rates(base, agg.k, agg.pass_threshold),
@@ -216,9 +220,12 @@ def compare(
     if baseline is None:
         result.no_baseline = True
         return result
-    result.changed = differences(baseline.fingerprint, fingerprint)
+    points_of = {name: agg.max_points for name, agg in aggregates.items()}
+    allowed = comparability(baseline.fingerprint, fingerprint, points_of, settings.gate.max_changed_percent)
+    result.changed = allowed.blocking
     if result.changed:
         return result
+    result.notices += allowed.notices
     clusters = []
     max_points = 0
     for name, agg in aggregates.items():
@@ -226,7 +233,8 @@ def compare(
         if base is None or not base.trials or agg.total.mean is None or base.total_mean is None:
             result.notices.append(f"{name}: not in the baseline; shown, not gated")
             continue
-        shared = shared_parts(agg, base)
+        changed = allowed.changed.get(name, [])
+        shared = shared_parts(agg, base, changed)
         if not shared.parts:
             result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
             continue
@@ -235,7 +243,7 @@ def compare(
                 f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
                 f"{', '.join(shared.excluded)}"
             )
-        result.scenarios[name] = _scenario(agg, base, shared)
+        result.scenarios[name] = _scenario(agg, base, shared, changed)
         prior_sd = settings.gate.prior_sd_percent / 100 * agg.max_points
         clusters.append(
             cluster(

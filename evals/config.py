@@ -62,6 +62,9 @@ class GateConfig(Strict):
     look_every: int = Field(
         default=3, ge=1, le=1000, description="after `min_trials`, look again every this many trials"
     )
+    max_changed_percent: float = Field(
+        default=20, ge=0, le=100, description="changed parts above this share of points: not-comparable"
+    )
     guard_alpha: float = Field(default=0.05, gt=0, lt=1, description="Holm-adjusted level of the guard tests")
     power: float = Field(default=0.8, gt=0.5, lt=1, description="for the smallest drop this k can detect")
     prior_sd_percent: float = Field(

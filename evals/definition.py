@@ -23,6 +23,7 @@ from evals.fingerprint import fingerprint
 from evals.gate import verdict
 from evals.grade import Judge, Rubric, load_labels, load_rubric, make_judge
 from evals.grade.judge import load_prompt
+from evals.part_fingerprint import part_fingerprints
 from evals.pricing import Pricing, load_pricing
 from evals.records import RunMeta, TrialRecord
 from evals.scenario import Scenario, load_scenario
@@ -76,10 +77,13 @@ class EvalDefinition:
         return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share, guards=guards)
 
     def fingerprint(self) -> dict[str, Any]:
-        return fingerprint(
+        fp = fingerprint(
             {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in self.scenarios.items()},
             self.config.judge.model,
         )
+        for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated
+            fp["scenarios"][name].update(part_fingerprints(ls.rubric, ls.folder))
+        return fp
 
     def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
         return {

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from evals.cli import main
+from evals.grade.rubric import load_rubric
+from evals.part_fingerprint import part_fingerprints
 from tests.conftest import read_summary
 
 
@@ -88,9 +90,21 @@ def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(again)]) == 0
 
 
+def without_labels(project: Path) -> None:
+    """No key and no labels: the judge cannot decide. Labels are part of each judged part's
+    fingerprint, so the baseline is told about the new (empty) file; only the judge's inability is
+    under test here."""
+    folder = project / "scenario" / "trial-run"
+    (folder / "labels.yaml").write_text("labels: []\n")
+    path = project / "baseline" / "baseline.json"
+    baseline = json.loads(path.read_text())
+    baseline["fingerprint"]["scenarios"]["trial-run"].update(part_fingerprints(load_rubric(folder), folder))
+    path.write_text(json.dumps(baseline))
+
+
 def test_a_judge_that_cannot_decide_is_not_mistaken_for_a_regression(project: Path) -> None:
     """Without a key or labels the judged parts are unscored; the gate compares what both sides scored."""
-    (project / "scenario" / "trial-run" / "labels.yaml").write_text("labels: []\n")
+    without_labels(project)
     out = project / "runs" / "nojudge"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
     summary = read_summary(out)
@@ -102,7 +116,7 @@ def test_a_judge_that_cannot_decide_is_not_mistaken_for_a_regression(project: Pa
 
 
 def test_a_real_drop_is_still_caught_while_judged_parts_are_unscored(project: Path) -> None:
-    (project / "scenario" / "trial-run" / "labels.yaml").write_text("labels: []\n")
+    without_labels(project)
     out = project / "runs" / "nojudge-bad"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)]) == 1
     assert read_summary(out)["comparison"]["trial-run"]["delta"] == -4

@@ -17,17 +17,52 @@ from tests.conftest import read_summary
 from tests.test_trials import trial_of
 
 
-def test_changing_a_judge_prompt_after_blessing_makes_compare_not_comparable(project: Path) -> None:
+def _edit(project: Path, prompt: str) -> None:
+    path = project / "scenario" / "trial-run" / "judge" / prompt
+    path.write_text(path.read_text(encoding="utf-8") + "\nAlso judge the tone.\n", encoding="utf-8")
+
+
+def test_one_edited_judge_prompt_leaves_the_other_parts_gated(project: Path) -> None:
+    """T5's prompt changes after blessing: T5 (1 of 7 points) leaves the comparison on both sides,
+    named; the other six points are still gated, so the regressed replay still fails."""
     out = project / "runs" / "ref"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
     assert main(["baseline", "bless", "--run", str(out)]) == 0
-    prompt = project / "scenario" / "trial-run" / "judge" / "T5.md"
-    prompt.write_text(prompt.read_text(encoding="utf-8") + "\nAlso judge the tone.\n", encoding="utf-8")
+    _edit(project, "T5.md")
+    assert main(["compare", "--run", str(out)]) == 0
+    summary = read_summary(out)
+    assert summary["verdict"] == "pass" and summary["gate"]["baseline"] == 6.0
+    assert "T5" in summary["comparison"]["trial-run"]["excluded_parts"]
+    bad = project / "runs" / "bad"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(bad)]) == 1
+    report = (bad / "report.md").read_text(encoding="utf-8")
+    assert (
+        "trial-run: changed since the baseline (checks, judge prompt or labels): T5 (1 of 7 points)" in report
+    )
+    assert read_summary(bad)["gate"]["baseline"] == 6.0
+
+
+def test_changed_parts_past_the_share_make_compare_not_comparable(project: Path) -> None:
+    out = project / "runs" / "ref"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main(["baseline", "bless", "--run", str(out)]) == 0
+    _edit(project, "T5.md")
+    _edit(project, "T1b.md")  # 2 of 7 points: 29% > gate.max_changed_percent (20%)
     assert main(["compare", "--run", str(out)]) == 4
     report = (out / "report.md").read_text(encoding="utf-8")
     assert report.splitlines()[1] == "## 🚫 Agent evals: **not-comparable**"
-    assert "trial-run: judge prompt judge/T5.md changed" in report
+    assert "trial-run: parts changed since the baseline (T1b, T5): 2 of 7 points" in report
     assert read_summary(out)["verdict"] == "not-comparable"
+
+
+def test_scenario_data_changed_is_still_not_comparable(project: Path) -> None:
+    out = project / "runs" / "ref"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main(["baseline", "bless", "--run", str(out)]) == 0
+    emails = project / "scenario" / "trial-run" / "emails.yaml"
+    emails.write_text(emails.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert main(["compare", "--run", str(out)]) == 4
+    assert "trial-run: scenario data changed (emails.yaml)" in (out / "report.md").read_text(encoding="utf-8")
 
 
 class AlternatingAgent:

@@ -50,13 +50,13 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     summary = definition.summarise(read_records(rd.results_path), meta)
     report = write_outputs(rd, summary)
     print(verdict_line(summary))
+    for line in summary.reasons + summary.notices:
+        print(f"  {line}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd
         print(
             f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
         )
-    for line in summary.reasons + summary.notices:
-        print(f"  {line}")
     print(f"Report: {report}")
     sys.stdout.flush()
     return summary.verdict_of().exit_code
