@@ -1,4 +1,5 @@
-# The two commands of the README. Both create .venv and install requirements.txt on first use.
+# The two commands of the README. Both create .venv, install requirements.txt and then this project
+# (editable, so `.venv/bin/evals` and `.venv/bin/python -m evals` work from any folder) on first use.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,13 +7,14 @@ ARGS ?=
 
 .PHONY: run test
 
-$(BIN)/.installed: requirements.txt
+$(BIN)/.installed: requirements.txt pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $@
 
 run: $(BIN)/.installed
-	$(BIN)/python -m evals run $(ARGS)
+	$(BIN)/evals run $(ARGS)
 
 test: $(BIN)/.installed
 	$(BIN)/ruff check .

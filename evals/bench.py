@@ -18,13 +18,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from evals.config import GateConfig, Threshold
 from evals.gate import Decision, decide_all, extra_trials
 from evals.guards import GuardCounts, test_guards
 from evals.stats import Estimate, cluster
+
+if TYPE_CHECKING:  # numpy is imported where it is used, so `python -m evals` starts without it
+    import numpy as np
 
 FALSE_ALARM_GOAL = 0.05
 GUARD_GOAL = 0.90
@@ -124,6 +126,8 @@ def cases() -> list[Case]:
 
 
 def _draw(rng: np.random.Generator, s: Scenario, mean: float, n: int) -> list[float]:
+    import numpy as np
+
     return [float(x) for x in np.clip(np.rint(rng.normal(mean, s.sd, n)), 0, s.max_points)]
 
 
@@ -180,6 +184,8 @@ def run_bench(
     cases_run: tuple[str, ...] | None = None,
 ) -> BenchResult:
     """Every case (or only `cases_run`, by name) through the live rule, `runs` PRs each."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
     picked = [c for c in cases() if cases_run is None or c.name in cases_run]
     return BenchResult(s, runs, {c.name: _outcome(rng, s, c, threshold, gate, runs) for c in picked})

@@ -9,16 +9,49 @@ from evals.errors import BadInputError
 from evals.records import TrialRecord
 from evals.summary import Summary
 
+REFUSED_VERDICTS = ("regression", "inconclusive", "not-comparable", "error")
 
-def check_blessable(summary: Summary, records: list[TrialRecord], run_dir: Path) -> None:
-    """Refuse runs that would make a misleading baseline: errored, empty, or missing a scenario."""
-    if summary.verdict == "error":
-        raise BadInputError(f"{run_dir}: the run's verdict is error; not blessing it")
+NEXT_STEP = {
+    "error": "finish its errored trials with `evals run --resume {run}` and bless that",
+    "regression": "fix the agent, or if the drop is intended review the report and bless with --force",
+    "inconclusive": "add trials (`evals run --trials N`) until the gate decides, or bless with --force",
+    "not-comparable": "bless it with --force if the changed scenario or judge is meant to be the new "
+    "reference (its scores cannot be compared with the old baseline)",
+}
+
+
+def describe(summary: Summary) -> str:
+    """The verdict and Δ of a run, said every time it is blessed or refused."""
+    total = summary.total
+    line = f"verdict {summary.verdict}"
+    if total.mean is not None:
+        line += f", total {total.mean:.2f} / {total.max}"
+    if total.delta is not None and total.baseline is not None:
+        line += f" (baseline {total.baseline:.2f}, Δ {total.delta:+.2f})"
+    return line
+
+
+def check_blessable(summary: Summary, records: list[TrialRecord], run_dir: Path, force: bool = False) -> None:
+    """Refuse runs that would make a misleading baseline: a verdict other than pass (unless `force`,
+    because blessing a regression silently makes it the new normal), and, always, a run that is
+    empty or missing a scenario."""
+    if summary.verdict in REFUSED_VERDICTS and not force:
+        raise BadInputError(
+            f"{run_dir}: not blessing a run whose {describe(summary)}; "
+            + NEXT_STEP[summary.verdict].format(run=run_dir)
+        )
     for name, agg in summary.scenarios.items():
         if not any(r.scenario == name and r.graded for r in records):
-            raise BadInputError(f"{run_dir}: scenario {name} has no graded trial; not blessing it")
+            raise BadInputError(
+                f"{run_dir}: scenario {name} has no graded trial; not blessing it "
+                f"(run it again with `evals run --resume {run_dir}`, or bless only other scenarios "
+                "with --scenario)"
+            )
         if agg.total.mean is None:
-            raise BadInputError(f"{run_dir}: scenario {name} has no scored part; not blessing it")
+            raise BadInputError(
+                f"{run_dir}: scenario {name} has no scored part; not blessing it (label the judged "
+                "parts with `evals labels` or run with ANTHROPIC_API_KEY set)"
+            )
 
 
 def _trials(records: list[TrialRecord], scenario: str) -> list[BaselineTrial]:
@@ -29,8 +62,10 @@ def _trials(records: list[TrialRecord], scenario: str) -> list[BaselineTrial]:
     ]
 
 
-def baseline_from_run(summary: Summary, records: list[TrialRecord], run_dir: Path) -> Baseline:
-    check_blessable(summary, records, run_dir)
+def baseline_from_run(
+    summary: Summary, records: list[TrialRecord], run_dir: Path, force: bool = False
+) -> Baseline:
+    check_blessable(summary, records, run_dir, force)
     scenarios = {
         name: BaselineScenario(
             k=agg.k,

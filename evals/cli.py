@@ -1,7 +1,8 @@
-"""`python -m evals COMMAND`: the command line over the pipeline stages.
+"""`evals COMMAND` (or `python -m evals COMMAND`): the command line over the pipeline stages.
 
-Exit codes (every command): 0 pass, 1 regression, 2 usage or bad input, 3 infrastructure error,
-4 not comparable. With no command, `run` runs the default suite.
+Exit codes (every command): 0 pass, 1 regression, 2 usage or bad input (also: no evals.yaml here or
+in any folder above), 3 infrastructure error (also: more than `max_error_share` of the trials
+errored), 4 not comparable. With no command, `run` runs the default suite.
 """
 
 from __future__ import annotations
@@ -12,14 +13,15 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from evals import __version__
 from evals.commands import COMMANDS
-from evals.errors import EvalError, ExitCode
+from evals.commands.common import Parser, RawConfigHelpFormatter, find_project
+from evals.errors import BadInputError, EvalError, ExitCode
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m evals", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(prog="evals", description=__doc__, formatter_class=RawConfigHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"evals {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
@@ -27,7 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    load_dotenv(Path.cwd() / ".env")
+    try:  # the project's .env, wherever in the project the command is run from
+        load_dotenv(find_project() / ".env")
+    except BadInputError:
+        load_dotenv(Path.cwd() / ".env")
     args_in = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     try:
@@ -37,7 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args))
     except EvalError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from evals.redact import redact_text
+
+        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)
     except KeyboardInterrupt:
         print("interrupted: finished trials are kept in results.jsonl", file=sys.stderr)

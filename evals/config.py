@@ -7,11 +7,13 @@ make the gate lie about what it checks.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from evals.loading import load_model
+from evals.errors import BadInputError
+from evals.loading import read_data, yaml_position
+from evals.suggest import did_you_mean
 
 CONFIG_FILE = "evals.yaml"
 
@@ -107,13 +109,48 @@ class Config(Strict):
     missing_baseline: Literal["notice", "error"] = "notice"
     concurrency: int = Field(default=4, ge=1, le=256, description="trials running at once (--concurrency)")
     max_error_share: float = Field(
-        default=0.5, ge=0, le=1, description="verdict is error above this share of trials errored"
+        default=0.5,
+        ge=0,
+        le=1,
+        description="verdict is error when more than this share of a scenario's trials errored",
     )
     runs_dir: str = "runs"
     scenarios_dir: str = "scenario"
 
 
+def _keys_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The keys the config allows in the mapping at `loc` (for "did you mean")."""
+    model: Any = Config
+    for part in loc:
+        field = model.model_fields.get(part) if isinstance(part, str) else None
+        if field is None:
+            return []
+        candidates = [field.annotation, *get_args(field.annotation)]
+        model = next((c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None)
+        if model is None:
+            return []
+    return list(model.model_fields)
+
+
+def describe_config_error(path: Path, exc: ValidationError) -> str:
+    """One line per problem, `FILE:LINE:COLUMN: key: what`, with "did you mean" for unknown keys."""
+    lines = []
+    for err in exc.errors():
+        loc = err["loc"]
+        where = ".".join(str(part) for part in loc) or "(top level)"
+        message = err["msg"]
+        if err["type"] == "extra_forbidden" and loc:
+            keys = _keys_at(loc[:-1])
+            message = f"unknown key{did_you_mean(str(loc[-1]), keys)} (allowed here: {', '.join(keys)})"
+        lines.append(f"{path}{yaml_position(path, loc)}: {where}: {message}")
+    return "\n".join(lines)
+
+
 def load_config(root: Path, path: Path | None = None) -> tuple[Config, Path]:
     """Load the config; relative paths in it are resolved against the folder that holds it."""
     config_path = path or (root / CONFIG_FILE)
-    return load_model(Config, config_path), config_path.parent
+    try:
+        config = Config.model_validate(read_data(config_path))
+    except ValidationError as exc:
+        raise BadInputError(describe_config_error(config_path, exc)) from exc
+    return config, config_path.parent

@@ -78,7 +78,7 @@ class EvalDefinition:
 
     def fingerprint(self) -> dict[str, Any]:
         fp = fingerprint(
-            {n: (ls.scenario, ls.folder, ls.judge_prompts) for n, ls in self.scenarios.items()},
+            {n: (ls.scenario, ls.folder, ls.judge_prompts, ls.rubric) for n, ls in self.scenarios.items()},
             self.config.judge.model,
         )
         for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated

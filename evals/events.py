@@ -6,8 +6,11 @@ secrets; reading the payload again here is the second lock on that door (a refac
 lets a fork through still stops at this step) and gives later steps the PR number through
 `$GITHUB_OUTPUT` without `${{ }}` expressions inside `run:`.
 
-`python -m evals.events --require-label run-evals --refuse-fork` prints `key=value` lines
-(`number`, `label`, `fork`, `head_sha`, `repository`) and exits 0, or exits 2 naming what is wrong.
+`python -m evals.events --require-label run-evals --refuse-fork --require-default-base` prints
+`key=value` lines (`number`, `label`, `fork`, `head_sha`, `base_sha`, `repository`) and exits 0, or
+exits 2 naming what is wrong. The PR workflow runs on `pull_request_target` (same payload): its
+definition, and the ruler, are the default branch's, so a PR into another branch (whose workflow
+and baseline anyone with push access could have edited) is refused as well.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from evals.errors import BadInputError, EvalError, ExitCode
 
 class _Repo(BaseModel):
     full_name: str
+    default_branch: str | None = None  # in every real payload; absent in hand-trimmed fixtures
 
 
 class _Side(BaseModel):
@@ -62,6 +66,9 @@ class PullRequestContext:
     repository: str
     head_repository: str | None
     head_sha: str
+    base_sha: str = ""
+    base_ref: str = ""
+    default_branch: str | None = None
 
     @property
     def is_fork(self) -> bool:
@@ -74,6 +81,7 @@ class PullRequestContext:
             "label": self.label or "",
             "fork": "true" if self.is_fork else "false",
             "head_sha": self.head_sha,
+            "base_sha": self.base_sha,
             "repository": self.repository,
         }
 
@@ -98,11 +106,21 @@ def read_pull_request_event(path: Path) -> PullRequestContext:
         repository=event.repository.full_name,
         head_repository=head.full_name if head else None,
         head_sha=event.pull_request.head.sha,
+        base_sha=event.pull_request.base.sha,
+        base_ref=event.pull_request.base.ref,
+        default_branch=event.repository.default_branch,
     )
 
 
-def check(ctx: PullRequestContext, *, require_label: str | None, refuse_fork: bool) -> None:
-    """Refuse to go on for the wrong label or a fork PR: both mean this job should not have started."""
+def check(
+    ctx: PullRequestContext,
+    *,
+    require_label: str | None,
+    refuse_fork: bool,
+    require_default_base: bool = False,
+) -> None:
+    """Refuse to go on for the wrong label, a fork PR or (on request) a PR into a branch other than
+    the default one: each means this job should not have started."""
     if require_label is not None and ctx.label != require_label:
         raise BadInputError(
             f"PR #{ctx.number}: event label is {ctx.label!r}, this job runs on {require_label!r}"
@@ -112,6 +130,11 @@ def check(ctx: PullRequestContext, *, require_label: str | None, refuse_fork: bo
             f"PR #{ctx.number} comes from {ctx.head_repository or 'a deleted fork'}, not {ctx.repository}: "
             "fork PRs are never run with the eval secrets"
         )
+    if require_default_base and ctx.default_branch is not None and ctx.base_ref != ctx.default_branch:
+        raise BadInputError(
+            f"PR #{ctx.number} targets {ctx.base_ref}, not the default branch {ctx.default_branch}: "
+            "only the default branch's eval definition judges a PR"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--event", type=Path, help="payload file (default: $GITHUB_EVENT_PATH)")
     parser.add_argument("--require-label", help="exit 2 unless the event's label is this one")
     parser.add_argument("--refuse-fork", action="store_true", help="exit 2 for a PR from another repository")
+    parser.add_argument(
+        "--require-default-base", action="store_true", help="exit 2 for a PR into a non-default branch"
+    )
     args = parser.parse_args(argv)
     path = args.event or (
         Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
@@ -127,7 +153,12 @@ def main(argv: list[str] | None = None) -> int:
         if path is None:
             raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
         ctx = read_pull_request_event(path)
-        check(ctx, require_label=args.require_label, refuse_fork=args.refuse_fork)
+        check(
+            ctx,
+            require_label=args.require_label,
+            refuse_fork=args.refuse_fork,
+            require_default_base=args.require_default_base,
+        )
     except EvalError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return int(exc.exit_code)

@@ -43,7 +43,7 @@ EXIT_CODES: dict[str, ExitCode] = {
 NO_BASELINE = "no baseline: nothing to compare with (bless one with `python -m evals baseline bless`)"
 BLESS_AGAIN = (
     "totals graded by different definitions are not compared; bless a baseline from a run of "
-    "this definition (`python -m evals baseline bless --run DIR`, or the next nightly run)"
+    "this definition (`evals baseline bless --run DIR --force`, or the next nightly run)"
 )
 
 

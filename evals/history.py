@@ -1,7 +1,8 @@
 """The nightly history (`baseline/history.jsonl`): one JSON line per nightly run.
 
-Totals and spread per scenario, so a slow drift shows up even when no single night crossed the
-threshold. Appending the same run twice is a no-op, so a rerun job is safe.
+Totals and spread per scenario, and each category's mean, so a slow drift shows up even when no
+single night crossed the threshold (`python -m evals trend`, evals/trend.py). Appending the same
+run twice is a no-op, so a rerun job is safe.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ def history_entry(summary: Summary, run_dir: Path) -> dict[str, Any]:
                 "pass_at_k": agg.pass_at_k,
                 "pass_pow_k": agg.pass_pow_k,
                 "cost_usd": agg.usage.cost_usd,
+                # per-category means for the trend chart (evals/trend.py); older lines have none
+                "categories": {
+                    cat: {"title": v.title, "mean": v.mean, "max": v.max} for cat, v in agg.categories.items()
+                },
             }
             for name, agg in summary.scenarios.items()
         },

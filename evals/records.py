@@ -90,6 +90,8 @@ class RunMeta(Record):
     stopped_by_budget: bool | None = None
     resumed: list[str] = Field(default_factory=list)
     merged_from: list[str] = Field(default_factory=list)
+    # On a PR: eval-definition files the PR edits, listed in the report but not used for its verdict.
+    definition_changes: list[str] | None = None
 
     def dump(self) -> dict[str, Any]:
         """The JSON written to run.json: unset optional fields are left out, as a person would."""

@@ -14,10 +14,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
 from evals.agents.resolve import AgentChoice, resolve_agent
+from evals.backend import Backend, Environment, make_backend
 from evals.baseline import git_commit
 from evals.budget import Spend
 from evals.config import Config
@@ -31,7 +33,8 @@ from evals.records import RunMeta, TrialMetrics, TrialRecord, TrialStatus, read_
 from evals.redact import redact_text
 from evals.rundir import RunDir
 from evals.trajectory import metrics
-from evals.world.backend import Backend, Environment, SandboxBackend, make_backend
+from evals.untrusted import console_line
+from evals.world.environment import SandboxBackend
 
 
 @dataclass
@@ -264,7 +267,9 @@ class TrialProgress:
         if record.status != "ok":
             self.failed += 1
             if self.progress is not None:
-                self.progress.console.print(f"[red]trial {name} errored:[/] {redact_text(str(record.error))}")
+                # agent/service text: one line, no rich markup, no workflow command (evals/untrusted.py)
+                error = escape(console_line(redact_text(str(record.error))))
+                self.progress.console.print(f"[red]trial {name} errored:[/] {error}", soft_wrap=True)
         self._update(advance=1)
 
 

@@ -77,7 +77,7 @@ def services(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 def add_pr(snap: Any, changes: dict[str, str], title: str = "fix: x (#142)", number: int = 1) -> None:
     """Add to an Outcome one open PR whose head is the default branch with `changes` applied."""
-    from evals.world.outcome import PullSnapshot
+    from evals.outcome import PullSnapshot
 
     repo = snap.repos[0]
     repo.pulls.append(

@@ -58,7 +58,7 @@ def test_a_claude_run_is_compared_regraded_merged_and_blessed_without_a_key(
     assert main(["grade", "--run", str(run)]) == 1
     assert main(["merge", "--out", str(project / "runs" / "merged"), str(run)]) == 1
     assert read_summary(project / "runs" / "merged")["run"]["agent_spec"] == "claude"
-    assert main(["baseline", "bless", "--run", str(run)]) == 0
+    assert main(["baseline", "bless", "--run", str(run), "--force"]) == 0
 
 
 def test_every_delta_shown_is_the_delta_the_gate_decided_on(

@@ -27,7 +27,7 @@ def test_a_config_value_out_of_range_names_file_and_field(
     cfg.write_text(re.sub(r"^trials: \d+", "trials: 0", cfg.read_text(), flags=re.MULTILINE))
     code = _run(project / "runs" / "x")
     err = capsys.readouterr().err
-    assert code == 2 and "evals.yaml: trials:" in err
+    assert code == 2 and re.search(r"evals\.yaml:\d+:\d+: trials:", err)  # file, line, column, field
     assert not (project / "runs").exists()
 
 

@@ -71,3 +71,40 @@ def test_history_gets_one_line_per_run_however_often_the_job_reruns(
     assert entry["scenarios"]["trial-run"]["per_trial"] == [7.0] and entry["total"]["mean"] == 7
     assert entry["total"]["ci"] == [0, 0]  # a deterministic replay against a spread-free baseline
     assert "Already recorded" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("verdict", ["regression", "inconclusive", "not-comparable", "error"])
+def test_a_run_that_did_not_pass_is_refused_unless_forced(
+    project: Path, capsys: pytest.CaptureFixture[str], verdict: str
+) -> None:
+    baseline = project / "baseline" / "baseline.json"
+    before = baseline.read_text()
+    out = run_reference(project)
+    summary = read_summary(out)
+    summary["verdict"] = verdict
+    (out / "summary.json").write_text(json.dumps(summary))
+    capsys.readouterr()
+    assert main(["baseline", "bless", "--run", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"verdict {verdict}" in err and ("--force" in err or "--resume" in err)  # the next step
+    assert baseline.read_text() == before
+    assert main(["baseline", "bless", "--run", str(out), "--force"]) == 0
+    said = capsys.readouterr().out
+    assert f"verdict {verdict}" in said and f"carries a {verdict} verdict" in said
+    assert baseline.read_text() != before
+
+
+def test_blessing_says_the_verdict_and_delta_of_what_it_blesses(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = project / "runs" / "bad"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(bad)]) == 1
+    capsys.readouterr()
+    assert main(["baseline", "bless", "--run", str(bad)]) == 2
+    err = capsys.readouterr().err
+    summary = read_summary(bad)
+    assert f"Δ {summary['total']['delta']:+.2f}" in err and "verdict regression" in err
+    ok = run_reference(project, "ok")
+    capsys.readouterr()
+    assert main(["baseline", "bless", "--run", str(ok)]) == 0
+    assert "verdict pass" in capsys.readouterr().out

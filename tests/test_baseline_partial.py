@@ -27,7 +27,7 @@ def test_blessing_one_scenario_keeps_the_others_and_their_fingerprints(project: 
     before = _baseline(project)
     assert "nightshift" in before["scenarios"]
     out = _regressed_run(project)
-    assert main(["baseline", "bless", "--run", str(out), "--scenario", "trial-run"]) == 0
+    assert main(["baseline", "bless", "--run", str(out), "--scenario", "trial-run", "--force"]) == 0
     after = _baseline(project)
     assert after["scenarios"]["trial-run"]["total_mean"] == 2
     assert after["scenarios"]["nightshift"] == before["scenarios"]["nightshift"]
@@ -41,7 +41,7 @@ def test_blessing_a_scenario_the_run_does_not_have_is_bad_input(
 ) -> None:
     out = _regressed_run(project)
     before = (project / "baseline" / "baseline.json").read_text(encoding="utf-8")
-    assert main(["baseline", "bless", "--run", str(out), "--scenario", "nightshift"]) == 2
+    assert main(["baseline", "bless", "--run", str(out), "--scenario", "nightshift", "--force"]) == 2
     assert "nightshift" in capsys.readouterr().err
     assert (project / "baseline" / "baseline.json").read_text(encoding="utf-8") == before
 
@@ -53,5 +53,5 @@ def test_a_partial_bless_under_another_judge_model_is_refused(
     config.write_text(re.sub(r"model: claude-haiku-4-5", "model: another-judge", config.read_text()))
     out = project / "runs" / "other-judge"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 4
-    assert main(["baseline", "bless", "--run", str(out), "--scenario", "trial-run"]) == 2
+    assert main(["baseline", "bless", "--run", str(out), "--scenario", "trial-run", "--force"]) == 2
     assert "judge model" in capsys.readouterr().err

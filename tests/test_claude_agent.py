@@ -291,3 +291,48 @@ def test_an_api_that_refuses_the_key_makes_the_trial_an_infrastructure_error(
         assert main([*RUN, "--out", str(out)]) == 3
     record = results(out)[0]
     assert record["status"] == "error" and "401" in record["error"]
+
+
+def read_the_inbox(project: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> tuple[str, dict[str, Any]]:
+    """One Claude turn that fetches the inbox; returns what the model got back and the transcript."""
+    out = project / "runs" / name
+    script = scripted(
+        tool_uses(("GMAIL_FETCH_EMAILS", {"query": "in:inbox", "max_results": 5})), text("Read it.")
+    )
+    with StubAnthropic(default=script) as stub:
+        use_stub(monkeypatch, stub.url)
+        main([*RUN, "--out", str(out)])
+    given = agent_requests(stub)[1]["messages"][2]["content"][0]["content"]
+    return given, read_json(out / "trials" / "trial-run" / "0" / "transcript.json")
+
+
+def test_a_long_tool_result_reaches_the_model_cut_with_a_note_and_stays_whole_in_the_transcript(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_agent(project, max_tool_result_chars=600)
+    given, transcript = read_the_inbox(project, monkeypatch, "cut")
+    whole = json.dumps(transcript["tool_calls"][0]["result"], ensure_ascii=False)  # keys sorted, same length
+    assert len(whole) > 600, "a mail with its payload is long"
+    kept, note = given[:600], given[600:]
+    assert kept.startswith('{"data": {"messages": [{"messageId": ') and note.startswith("\n\n[Result cut: ")
+    assert f"[Result cut: {len(whole) - 600:,} of {len(whole):,} characters left out" in note
+    assert "max_tool_result_chars = 600" in note and "include_payload=false" in note and "max_results" in note
+    message = transcript["tool_calls"][0]["result"]["data"]["messages"][0]
+    assert message["messageText"].rstrip().endswith("Sam"), "the transcript keeps the whole result"
+    assert transcript["messages"][3]["content"][0]["content"] == given, "the model's view is recorded too"
+
+
+def test_with_no_limit_the_model_gets_the_whole_result(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_agent(project, max_tool_result_chars=None)
+    given, transcript = read_the_inbox(project, monkeypatch, "whole")
+    assert json.loads(given) == transcript["tool_calls"][0]["result"]
+
+
+def test_agent_yaml_states_the_limit_it_runs_with(project: Path) -> None:
+    from evals.agents.config import AgentConfig, load_agent_config
+
+    config, _ = load_agent_config(project / "agent")
+    assert "max_tool_result_chars" in (project / "agent" / "agent.yaml").read_text()
+    assert config.max_tool_result_chars == AgentConfig.model_fields["max_tool_result_chars"].default

@@ -101,3 +101,45 @@ def test_without_a_token_or_a_report_nothing_is_posted(
     monkeypatch.delenv("GITHUB_TOKEN")
     assert comment(write_report(tmp_path / "run", "report")) == 2
     assert github.state.requests == []
+
+
+def test_a_github_server_error_is_infrastructure_and_not_called_unreachable(
+    github: FakeGitHubIssues, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    github.state.server_error = 502
+    assert comment(write_report(tmp_path / "run", "report")) == 3
+    err = capsys.readouterr().err
+    assert "server errors (5xx)" in err and "unreachable" not in err
+    assert github.comments_on(7) == []
+def test_a_person_quoting_or_copying_the_marker_is_never_edited_or_deleted(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    quoted = github.add_comment(
+        7, f"> {MARKER}\n> ## ✅ Agent evals: **pass**\nwhy did this pass?", user="sam"
+    )
+    copied = github.add_comment(7, f"{MARKER}\n## ✅ Agent evals: **pass**\n(forged)", user="mallory")
+    other_bot = github.add_comment(7, f"{MARKER}\nanother app's note", user="renovate[bot]")
+    assert comment(write_report(tmp_path / "first", "first report")) == 0
+    assert comment(write_report(tmp_path / "second", "second report")) == 0
+    after = {c.id: c for c in github.comments_on(7)}
+    for foreign in (quoted, copied, other_bot):
+        assert after[foreign.id].body == foreign.body
+        assert not any(path.endswith(f"/comments/{foreign.id}") for _, path in github.state.requests)
+    ours = [c for c in after.values() if c.user == "github-actions[bot]"]
+    assert len(ours) == 1 and "second report" in ours[0].body and ours[0].user_type == "Bot"
+    assert ("GET", "/user") in github.state.requests  # asked who the token is (403: an Actions token)
+
+
+def test_with_a_personal_token_its_own_comment_is_the_sticky_one(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    github.state.token_is_user = True
+    github.state.login = "evals-bot-account"
+    mine = github.add_comment(7, f"{MARKER}\nold report", user="evals-bot-account")
+    actions = github.add_comment(7, f"{MARKER}\nreport from the Actions token", user="github-actions[bot]")
+    person = github.add_comment(7, f"{MARKER}\nnot theirs", user="sam")
+    assert comment(write_report(tmp_path / "run", "fresh report")) == 0
+    after = {c.id: c for c in github.comments_on(7)}
+    assert "fresh report" in after[mine.id].body
+    assert actions.id not in after  # a duplicate of ours, removed
+    assert after[person.id].body == f"{MARKER}\nnot theirs"

@@ -5,10 +5,16 @@ job's and step's `if:`, expands `${{ }}` in `env:` and `with:` from the contexts
 (github, env, vars, secrets, inputs, matrix, needs, steps), and runs every `run:` step with
 `bash -e` in the job's own workspace with `GITHUB_OUTPUT`, `GITHUB_STEP_SUMMARY` and
 `GITHUB_EVENT_PATH` set. The four actions the workflows use are played by small local equivalents:
-checkout copies the project into a fresh workspace, setup-python puts the test's Python on PATH,
-and upload/download-artifact copy directories through a local artifact store. Nothing else in the
-workflow is simulated, so a broken script, a wrong env name or a step order that cannot work fails
-here as it would on GitHub.
+checkout copies the project into a fresh workspace (or a `path:` in it), setup-python puts the
+test's Python on PATH, and upload/download-artifact copy directories through a local artifact store.
+A step's `continue-on-error: true` lets the job go on past its failure, as on GitHub.
+
+A pull request has two trees: the base (`project`) and the PR's head (`head`, optional). As on
+GitHub, a `pull_request` run takes its workflow file from the PR (the head) and a
+`pull_request_target` run from the base; `actions/checkout` gives the head only for `ref:` equal to
+the event's head SHA, the base for no ref or the base SHA (`github.sha`), and fails for any other
+ref. Nothing else in the workflow is simulated, so a broken script, a wrong env name or a step order
+that cannot work fails here as it would on GitHub.
 
 The tests at the bottom check the expression evaluator itself.
 """
@@ -239,8 +245,9 @@ class JobRun:
         return "\n".join(f"--- {s.name} (rc {s.returncode})\n{s.stdout}{s.stderr}" for s in self.steps)
 
 
-def load_workflow(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+def load_workflow(name: str, project: Path = ROOT) -> dict[str, Any]:
+    folder = project / ".github" / "workflows"
+    data: dict[str, Any] = yaml.safe_load((folder / name).read_text(encoding="utf-8"))
     if True in data:  # YAML 1.1 reads the key `on` as True
         data["on"] = data.pop(True)
     return data
@@ -262,6 +269,7 @@ class Runner:
     secrets: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, Any] = field(default_factory=dict)
     project: Path = ROOT
+    head: Path | None = None  # the PR head's tree; None: the PR changes nothing but what `project` holds
     jobs: dict[str, list[JobRun]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -270,9 +278,21 @@ class Runner:
         self.event_path = self.tmp / "event.json"
         self.event_path.write_text(json.dumps(self.event), encoding="utf-8")
         self.token = "ghs-dry-run-token-0001"
+        pr = self.event.get("pull_request") or {}
+        self.head_sha: str = (pr.get("head") or {}).get("sha", "")
+        # GITHUB_SHA: the base branch's head for pull_request_target, the head for the rest here.
+        base_sha = (pr.get("base") or {}).get("sha", "")
+        self.sha = base_sha if self.event_name == "pull_request_target" else self.head_sha or "0" * 40
+
+    def workflow_source(self) -> Path:
+        """Where GitHub reads the workflow file from for this event."""
+        if self.event_name == "pull_request" and self.head is not None:
+            return self.head
+        return self.project
 
     def github(self) -> dict[str, Any]:
         return {
+            "sha": self.sha,
             "event": self.event,
             "event_name": self.event_name,
             "repository": self.repository,
@@ -284,7 +304,7 @@ class Runner:
 
     def run(self, workflow_name: str, only: list[str] | None = None) -> dict[str, list[JobRun]]:
         """Run the workflow's jobs (or only the named ones, which must not need the others)."""
-        workflow = load_workflow(workflow_name)
+        workflow = load_workflow(workflow_name, self.workflow_source())
         pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only]
         while pending:
             ready = [(name, job) for name, job in pending if all(n in self.jobs for n in _needs(job))]
@@ -366,13 +386,12 @@ class Runner:
                 log.name = label
                 run.summary += summary
             run.steps.append(log)
-            step_ok = log.returncode == 0
+            step_ok = log.returncode == 0 or step.get("continue-on-error") is True
             if "id" in step:
-                outcome = "success" if step_ok else "failure"
                 contexts["steps"][step["id"]] = {
                     "outputs": outputs,
-                    "outcome": outcome,
-                    "conclusion": outcome,
+                    "outcome": "success" if log.returncode == 0 else "failure",
+                    "conclusion": "success" if step_ok else "failure",
                 }
             ok = ok and step_ok
         run.result = "success" if ok else "failure"
@@ -442,12 +461,20 @@ class Runner:
     ) -> StepLog:
         action = uses.split("@", 1)[0]
         if action == "actions/checkout":
-            shutil.copytree(self.project, workspace, ignore=NOT_CHECKED_OUT, dirs_exist_ok=True)
+            ref = with_.get("ref", "")
+            if ref == self.head_sha and self.head is not None:
+                tree = self.head
+            elif ref in ("", self.sha, self.head_sha):
+                tree = self.project
+            else:
+                return StepLog(label, skipped=False, returncode=1, stderr=f"unknown ref {ref!r}\n")
+            dest = workspace / with_.get("path", "")
+            shutil.copytree(tree, dest, ignore=NOT_CHECKED_OUT, dirs_exist_ok=True)
         elif action == "actions/setup-python":
             path_prefix.insert(0, str(Path(sys.executable).parent))
         elif action == "actions/upload-artifact":
             source = workspace / with_["path"]
-            if not source.exists() or not any(source.iterdir()):
+            if not source.exists() or (source.is_dir() and not any(source.iterdir())):
                 if with_.get("if-no-files-found", "warn") == "error":
                     return StepLog(label, skipped=False, returncode=1, stderr=f"no files at {source}\n")
                 return StepLog(label, skipped=False, returncode=0, stdout=f"warning: no files at {source}\n")
@@ -458,7 +485,11 @@ class Runner:
                         label, skipped=False, returncode=1, stderr=f"artifact {target.name} exists\n"
                     )
                 shutil.rmtree(target)
-            shutil.copytree(source, target)
+            if source.is_file():  # one file: the artifact holds it under its own name
+                target.mkdir(parents=True)
+                shutil.copy2(source, target / source.name)
+            else:
+                shutil.copytree(source, target)
         elif action == "actions/download-artifact":
             dest = workspace / with_.get("path", ".")
             if with_.get("name"):

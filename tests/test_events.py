@@ -96,3 +96,16 @@ def test_no_event_file_is_bad_input(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     monkeypatch.delenv("GITHUB_EVENT_PATH", raising=False)
     assert main([]) == 2
     assert main(["--event", str(tmp_path / "missing.json")]) == 2
+
+
+def test_a_pr_into_a_branch_other_than_the_default_one_is_refused_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = payload("pull_request.labeled.json")
+    data["label"]["name"] = "run-evals"
+    args = ["--require-label", "run-evals", "--refuse-fork", "--require-default-base"]
+    assert main(["--event", str(write(tmp_path, data)), *args]) == 0
+    assert f"base_sha={data['pull_request']['base']['sha']}" in capsys.readouterr().out.splitlines()
+    data["pull_request"]["base"]["ref"] = "softer-baseline"
+    assert main(["--event", str(write(tmp_path, data)), *args]) == 2
+    assert "not the default branch master" in capsys.readouterr().err

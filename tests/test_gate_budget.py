@@ -46,8 +46,7 @@ def test_the_budget_stops_new_trials_and_the_verdict_says_so(
     assert "the cost budget ($5.00), not the statistics, ended this run: $6.00 spent" in printed
     assert read_summary(out)["notices"][0].startswith("the cost budget ($5.00), not the statistics")
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert "Cost of this verdict: **$6.00** (agent and judge; trial-run $6.00)" in report
-    assert "the budget ended the run" in report
+    assert "**$6.00** for this verdict (agent and judge) of a $5.00 budget, **which ended the run**" in report
 
 
 def test_a_run_within_its_budget_runs_every_trial_and_says_nothing_about_it(
@@ -66,7 +65,7 @@ def test_the_estimate_before_the_run_comes_from_the_baselines_cost_per_trial(
 ) -> None:
     base = project / "runs" / "base"
     main([*AGENT, "--trials", "2", "--out", str(base)])
-    assert main(["baseline", "bless", "--run", str(base)]) == 0
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0
     config = project / "evals.yaml"
     data = yaml.safe_load(config.read_text(encoding="utf-8"))
     data["budget"] = {"usd": 50}

@@ -9,6 +9,7 @@ import pytest
 
 from evals.cli import main
 from evals.grade.rubric import load_rubric
+from evals.jsonio import sha256_text
 from evals.part_fingerprint import part_fingerprints
 from tests.conftest import read_summary
 
@@ -82,7 +83,7 @@ def test_regrading_a_stored_run_gives_the_same_scores(project: Path) -> None:
 def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
     bad = project / "runs" / "bad"
     main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(bad)])
-    assert main(["baseline", "bless", "--run", str(bad)]) == 0
+    assert main(["baseline", "bless", "--run", str(bad), "--force"]) == 0
     blessed = json.loads((project / "baseline" / "baseline.json").read_text())
     assert blessed["scenarios"]["trial-run"]["total_mean"] == 2
     assert blessed["scenarios"]["trial-run"]["trials"][0]["parts"]["T3a"] == 0
@@ -91,13 +92,15 @@ def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
 
 
 def without_labels(project: Path) -> None:
-    """No key and no labels: the judge cannot decide. Labels are part of each judged part's
-    fingerprint, so the baseline is told about the new (empty) file; only the judge's inability is
-    under test here."""
+    """No key and no labels: the judge cannot decide. The labels are part of the fingerprint (of the
+    scenario and of each judged part), so the baseline is told about the new (empty) file; only the
+    judge's inability is under test here."""
     folder = project / "scenario" / "trial-run"
-    (folder / "labels.yaml").write_text("labels: []\n")
+    labels = folder / "labels.yaml"
+    labels.write_text("labels: []\n")
     path = project / "baseline" / "baseline.json"
     baseline = json.loads(path.read_text())
+    baseline["fingerprint"]["scenarios"]["trial-run"]["labels"] = sha256_text(labels.read_text())
     baseline["fingerprint"]["scenarios"]["trial-run"].update(part_fingerprints(load_rubric(folder), folder))
     path.write_text(json.dumps(baseline))
 

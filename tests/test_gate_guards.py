@@ -58,7 +58,7 @@ def test_a_guard_that_fell_is_a_regression_while_the_total_is_within_the_thresho
     args = ["run", "--scenario", "trial-run", "--agent", "replay:regressed"]
     # the guard flag alone leaves the baseline comparable: the regressed replay fails against reference
     assert main([*args, "--trials", "4", "--out", str(base_run)]) == 1
-    assert main(["baseline", "bless", "--run", str(base_run)]) == 0
+    assert main(["baseline", "bless", "--run", str(base_run), "--force"]) == 0
     path = project / "baseline" / "baseline.json"
     baseline = json.loads(path.read_text(encoding="utf-8"))
     scenario = baseline["scenarios"]["trial-run"]
@@ -95,7 +95,7 @@ def test_a_guard_that_held_leaves_the_verdict_to_the_total(project: Path) -> Non
     base_run = project / "runs" / "base"
     args = ["run", "--scenario", "trial-run", "--agent", "replay:regressed"]
     assert main([*args, "--trials", "2", "--out", str(base_run)]) == 1
-    assert main(["baseline", "bless", "--run", str(base_run)]) == 0
+    assert main(["baseline", "bless", "--run", str(base_run), "--force"]) == 0
     out = project / "runs" / "pr"
     assert main([*args, "--trials", "2", "--out", str(out)]) == 0
     summary = read_summary(out)

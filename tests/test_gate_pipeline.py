@@ -82,7 +82,7 @@ def test_an_undecided_first_look_makes_run_add_trials_before_deciding(project: P
     agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
     base = project / "runs" / "base"
     main([*agent, "--trials", "4", "--out", str(base)])
-    assert main(["baseline", "bless", "--run", str(base)]) == 0  # totals 2, 7, 2, 7
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0  # totals 2, 7, 2, 7
     config = project / "evals.yaml"
     text = re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8"))
     config.write_text(re.sub(r"max_trials: \d+", "max_trials: 2", text), encoding="utf-8")
@@ -102,7 +102,7 @@ def test_a_deterministic_replay_is_never_topped_up_however_noisy_the_baseline(pr
     agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
     base = project / "runs" / "base"
     main([*agent, "--trials", "4", "--out", str(base)])
-    assert main(["baseline", "bless", "--run", str(base)]) == 0
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0
     out = project / "runs" / "replay"
     main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)])
     assert len((out / "results.jsonl").read_text().splitlines()) == 1

@@ -17,11 +17,11 @@ from evals.grade.checks.python_ast import clear_parse_cache, parse
 from evals.grade.grader import layer_one
 from evals.grade.probes import RESULTS, ProbeCache, ProbeResult
 from evals.grade.rubric import Rubric, load_rubric
+from evals.outcome import Outcome
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
-from evals.world.outcome import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "scenario" / "nightshift"

@@ -14,11 +14,10 @@ import pytest
 from evals.agents.base import AgentPrompts
 from evals.cli import main
 from evals.live import LiveBackend
+from evals.outcome import Block, Outcome
 from evals.scenario import load_scenario
 from evals.tools.base import Toolset
-from evals.world.backend import SandboxBackend
-from evals.world.model import Block
-from evals.world.outcome import Outcome
+from evals.world.environment import SandboxBackend
 from tests.conftest import ROOT, read_summary
 from tests.fakes import TOOLKIT_VERSIONS, FakeServices, HttpError, Request
 
@@ -172,6 +171,34 @@ def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sa
         (key, kind) for blocks in seeded_blocks(live).values() for key, kind, *_, gone in blocks if gone
     ]
     assert sorted(archived) == [("131", "table_row"), ("decision", "paragraph")]
+
+
+def recorded_seed(run: Path) -> dict[str, list[tuple[object, ...]]]:
+    """The seeded pages the backend recorded on trial 0's outcome, keyed blocks only (ids differ)."""
+    outcome = Outcome.model_validate_json((run / "trials" / "trial-run" / "0" / "outcome.json").read_text())
+    assert outcome.seeded is not None
+    return {
+        str(page.key): sorted(
+            (str(b.key), b.type, b.text, str(b.cells), b.archived, b.created_by)
+            for top in page.blocks
+            for b in top.walk()
+        )
+        for page in outcome.seeded.pages
+    }
+
+
+def test_live_records_the_pages_it_seeded_as_the_sandbox_does_whatever_the_agent_deleted(
+    project: Path, services: FakeServices
+) -> None:
+    agent = "tests.test_live_backend:delete_the_ticket_and_the_decision"
+    sandbox, live = project / "runs" / "sandbox", project / "runs" / "live"
+    main(["run", "--scenario", "trial-run", "--agent", agent, "--out", str(sandbox)])
+    main(["run", "--world", "live", "--scenario", "trial-run", "--agent", agent, "--out", str(live)])
+    seeded = recorded_seed(live)
+    assert seeded == recorded_seed(sandbox)
+    rows = [block for blocks in seeded.values() for block in blocks]
+    assert ("131", "table_row") in [row[:2] for row in rows] and not any(row[4] for row in rows)
+    assert {row[5] for row in rows} == {"seed"}
 
 
 def test_a_resumed_trial_replaces_the_repo_its_killed_attempt_left(

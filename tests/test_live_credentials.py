@@ -86,3 +86,21 @@ def test_a_gmail_account_composio_does_not_know_is_named(
     assert main([*RUN]) == 2
     assert "COMPOSIO_GMAIL_ACCOUNT" in capsys.readouterr().err
     assert nothing_created(project, services)
+
+
+def test_each_stage_asks_only_for_its_own_keys(
+    project: Path, services: FakeServices, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The workflows give each step exactly its keys: seeding the inbox has no GitHub or Notion
+    token, cleaning up has no Composio key, and each still runs."""
+    with monkeypatch.context() as seed_step:
+        for key in ("GITHUB_TOKEN", "NOTION_TOKEN", "GITHUB_OWNER", "NOTION_PARENT_PAGE_ID"):
+            seed_step.delenv(key)
+        assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
+    with monkeypatch.context() as cleanup_step:
+        for key in ("COMPOSIO_API_KEY", "COMPOSIO_USER_ID", "COMPOSIO_GMAIL_ACCOUNT", "LIVE_PERSONAS"):
+            cleanup_step.delenv(key)
+        assert main(["janitor", "--yes"]) == 0
+    monkeypatch.delenv("COMPOSIO_API_KEY")
+    assert main(["seed-inbox", "--scenario", "trial-run"]) == 2
+    assert "COMPOSIO_API_KEY: missing" in capsys.readouterr().err

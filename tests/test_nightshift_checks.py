@@ -9,11 +9,11 @@ import pytest
 
 from evals.grade.registry import CheckResult, GradeContext
 from evals.grade.rubric import load_rubric, scenario_registry
+from evals.outcome import Block, SentMail
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.world.model import Block, World
-from evals.world.outcome import SentMail
+from evals.world.model import World
 from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,13 +18,13 @@ from evals.agents.base import AgentPrompts
 from evals.agents.replay import ReplayAgent, load_fixture
 from evals.grade.checks.python import assigned_value, run_pytest
 from evals.jsonio import canonical
+from evals.outcome import Block, Outcome, PageSnapshot, PullSnapshot, SentMail
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
 from evals.tools.base import Envelope
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
-from evals.world.model import Block, World
-from evals.world.outcome import Outcome, PageSnapshot, PullSnapshot, SentMail
+from evals.world.model import World
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "scenario" / "nightshift"

@@ -22,7 +22,7 @@ from evals.config import GateConfig, Threshold
 from evals.gate import Verdict, verdict
 from evals.grade.rubric import Rubric
 from evals.records import RunMeta, TrialRecord
-from evals.report import MARKER, render
+from evals.report import MARKER, ViewerLink, render
 from evals.summary import Summary, build_summary
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -213,7 +213,8 @@ def report_for(
     **meta: Any,
 ) -> tuple[str, Verdict, dict[str, Any]]:
     summary = summarise(records, baseline, settings, fingerprint, rubric, **meta)
-    return render(summary), summary.verdict_of(), summary.model_dump(mode="json")
+    # the local link (viewer.html next to report.md), whatever environment the tests run in
+    return render(summary, ViewerLink("viewer.html")), summary.verdict_of(), summary.model_dump(mode="json")
 
 
 def assert_snapshot(name: str, text: str) -> None:
@@ -243,11 +244,19 @@ def test_a_clear_drop_is_a_regression_with_reasons_and_evidence(rubric: Rubric) 
     )
     assert gate.verdict == "regression"
     assert summary["gate"]["ci"][1] < 0
-    dropped = report.split("**What dropped**")[1].split("**Per-trial details**")[0]
+    dropped = report.split("**What dropped**")[1]
     assert "C1a" not in dropped and "**C1**" in dropped and "expected 2048, found 1024" in dropped
     assert "**C13**" in dropped and "judge" in dropped and "omits the root cause" in dropped
     assert "buffer_size = 1024" in dropped
     assert "**C1** Criterion 1 of the night: failed in 6 of 6 trials" in dropped
+    first_screen = "\n".join(report.splitlines()[:25])  # what the PR comment shows first
+    for name in (
+        "C1 Criterion 1 of the night",
+        "C13 Criterion 13 of the night",
+        "C7 Criterion 7 of the night",
+    ):
+        assert name in first_screen
+    assert "▼ -100 pp" in first_screen and "viewer.html#nightshift/0/C1" in first_screen
     assert_snapshot("report_regression", report)
 
 

@@ -10,7 +10,7 @@ import pytest
 from evals.jsonio import canonical
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ import pytest
 
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,10 +46,13 @@ def edit(tools: SandboxToolset, path: str, text: str, on: str, sha: str | None) 
     return tools.execute("GITHUB_CREATE_OR_UPDATE_FILE_CONTENTS", args)
 
 
-def test_get_content_lists_a_directory_and_decodes_a_file(tools: SandboxToolset) -> None:
-    root = tools.execute("GITHUB_GET_REPOSITORY_CONTENT", {**REPO, "path": ""})
-    names = {(e["type"], e["name"]) for e in root["data"]}
-    assert {("dir", "hydra"), ("dir", "k8s"), ("file", ".env.example")} <= names
+def test_get_content_gives_a_directorys_metadata_and_decodes_a_file(tools: SandboxToolset) -> None:
+    """As Composio documents: a directory's own metadata, not its entries (the tree lists those)."""
+    folder = tools.execute("GITHUB_GET_REPOSITORY_CONTENT", {**REPO, "path": "hydra/config"})
+    assert folder["successful"] and folder["data"]["type"] == "dir" and "content" not in folder["data"]
+    assert (folder["data"]["name"], folder["data"]["path"]) == ("config", "hydra/config")
+    listed = tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": folder["data"]["sha"]})
+    assert {e["path"] for e in listed["data"]["tree"]} == {"__init__.py", "settings.py"}
     got = tools.execute("GITHUB_GET_REPOSITORY_CONTENT", {**REPO, "path": SETTINGS})
     assert "DEBUG = True" in base64.b64decode(got["data"]["content"]).decode()
     owner_case = tools.execute(
@@ -107,7 +110,7 @@ def test_refs_and_branches(tools: SandboxToolset) -> None:
         "successful"
     ]
     listed = tools.execute("GITHUB_LIST_BRANCHES", {**REPO})
-    assert [b["name"] for b in listed["data"]] == ["fix/oom", "main"]
+    assert [b["name"] for b in listed["data"]["details"]] == ["fix/oom", "main"], "a list is under details"
     assert not tools.execute("GITHUB_GET_A_BRANCH", {**REPO, "branch": "nope"})["successful"]
 
 
@@ -124,16 +127,18 @@ def test_pull_requests_open_list_get_and_show_their_files(tools: SandboxToolset)
     assert opened["successful"] and opened["data"]["html_url"].endswith("/pull/1")
     assert not tools.execute("GITHUB_CREATE_A_PULL_REQUEST", args)["successful"]
     assert not tools.execute("GITHUB_CREATE_A_PULL_REQUEST", {**args, "head": "nope"})["successful"]
-    assert [p["number"] for p in tools.execute("GITHUB_LIST_PULL_REQUESTS", {**REPO})["data"]] == [1]
-    assert tools.execute("GITHUB_LIST_PULL_REQUESTS", {**REPO, "state": "closed"})["data"] == []
+    assert [p["number"] for p in tools.execute("GITHUB_LIST_PULL_REQUESTS", {**REPO})["data"]["details"]] == [
+        1
+    ]
+    assert tools.execute("GITHUB_LIST_PULL_REQUESTS", {**REPO, "state": "closed"})["data"] == {"details": []}
     assert (
         tools.execute("GITHUB_GET_A_PULL_REQUEST", {**REPO, "pull_number": 1})["data"]["title"]
         == args["title"]
     )
     assert not tools.execute("GITHUB_GET_A_PULL_REQUEST", {**REPO, "pull_number": 9})["successful"]
-    files = tools.execute("GITHUB_LIST_PULL_REQUESTS_FILES", {**REPO, "pull_number": 1})["data"]
+    files = tools.execute("GITHUB_LIST_PULL_REQUESTS_FILES", {**REPO, "pull_number": 1})["data"]["details"]
     assert [(f["filename"], f["status"]) for f in files] == [(SETTINGS, "modified")]
-    assert "+DEBUG = False" in files[0]["patch"]
+    assert "+DEBUG = False" in files[0]["patch"] and files[0]["additions"] == 1
     assert outcome(tools.world).repos[0].pulls[0].changed == [SETTINGS]
 
 
@@ -141,27 +146,31 @@ def test_compare_and_list_commits(tools: SandboxToolset) -> None:
     branch(tools, "fix/sec")
     sha = tools.execute("GITHUB_GET_REPOSITORY_CONTENT", {**REPO, "path": SETTINGS})["data"]["sha"]
     edit(tools, SETTINGS, "DEBUG = False\n", "fix/sec", sha)
-    compared = tools.execute("GITHUB_COMPARE_TWO_COMMITS", {**REPO, "basehead": "main...fix/sec"})
-    assert compared["data"]["ahead_by"] == 1 and compared["data"]["files"] == [
-        {"filename": SETTINGS, "status": "modified"}
-    ]
+    compared = tools.execute("GITHUB_COMPARE_TWO_COMMITS", {**REPO, "basehead": "main...fix/sec"})["data"]
+    assert (compared["status"], compared["ahead_by"], compared["behind_by"]) == ("ahead", 1, 0)
+    assert [(f["filename"], f["status"]) for f in compared["files"]] == [(SETTINGS, "modified")]
+    patch = compared["files"][0]["patch"]
+    assert patch.startswith("@@") and "+DEBUG = False" in patch, "each file carries its own patch"
+    assert "diff" not in compared, "GitHub has no top-level diff"
     assert not tools.execute("GITHUB_COMPARE_TWO_COMMITS", {**REPO, "basehead": "main..fix/sec"})[
         "successful"
     ]
     one = tools.execute("GITHUB_LIST_COMMITS", {**REPO, "sha": "fix/sec"})
-    assert len(one["data"]) == 1 and one["data"][0]["commit"]["message"].startswith("fix:")
+    assert len(one["data"]["details"]) == 1
+    assert one["data"]["details"][0]["commit"]["message"].startswith("fix:")
     both = tools.execute("GITHUB_LIST_COMMITS", {**REPO, "sha": "fix/sec", "per_page": 10})
-    assert len(both["data"]) == 2
+    assert len(both["data"]["details"]) == 2
     touching = tools.execute(
         "GITHUB_LIST_COMMITS", {**REPO, "sha": "fix/sec", "per_page": 10, "path": "README.md"}
     )
-    assert len(touching["data"]) == 1
+    assert len(touching["data"]["details"]) == 1
     assert not tools.execute("GITHUB_LIST_COMMITS", {**REPO, "sha": "nope"})["successful"]
 
 
 def test_the_tree_lists_every_file_when_recursive(tools: SandboxToolset) -> None:
     flat = tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "main"})
-    assert {e["path"] for e in flat["data"]["tree"]} >= {"hydra", "k8s", "docker", ".env.example"}
+    entries = {(e["type"], e["path"]) for e in flat["data"]["tree"]}
+    assert {("tree", "hydra"), ("tree", "k8s"), ("blob", ".env.example")} <= entries
     full = tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "main", "recursive": "1"})
     assert "hydra/connectors/redis_client.py" in {e["path"] for e in full["data"]["tree"]}
     assert not tools.execute("GITHUB_GET_A_TREE", {**REPO, "tree_sha": "nope"})["successful"]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,7 +80,12 @@ def test_a_thread_holds_marcus_first_mail_and_his_correction_in_order(tools: San
 
 def test_list_threads_counts_conversations_not_messages(tools: SandboxToolset) -> None:
     listed = tools.execute("GMAIL_LIST_THREADS", {"max_results": 50})
-    assert listed["successful"] and listed["data"]["resultSizeEstimate"] == 8
+    assert listed["successful"] and len(listed["data"]["threads"]) == 8
+    assert set(listed["data"]) == {"threads"}, "no next_page_token on the last page"
+    assert all(set(t) == {"id", "snippet", "historyId"} for t in listed["data"]["threads"])
+    first = tools.execute("GMAIL_LIST_THREADS", {"max_results": 5})["data"]
+    rest = tools.execute("GMAIL_LIST_THREADS", {"max_results": 5, "page_token": first["next_page_token"]})
+    assert len(first["threads"]) + len(rest["data"]["threads"]) == 8
     priya = tools.execute("GMAIL_LIST_THREADS", {"query": "from:priya.sharma@acme.example"})
     assert len(priya["data"]["threads"]) == 2
 
@@ -114,7 +121,7 @@ def test_trash_hides_a_message_from_the_inbox_but_not_from_in_trash(tools: Sandb
     hit = tools.execute("GMAIL_FETCH_EMAILS", {"query": "subject:K8s", "max_results": 1})
     message_id = hit["data"]["messages"][0]["messageId"]
     trashed = tools.execute("GMAIL_MOVE_TO_TRASH", {"message_id": message_id})
-    assert trashed["successful"] and "TRASH" in trashed["data"]["labelIds"]
+    assert trashed["successful"] and "TRASH" in trashed["data"]["email"]["labelIds"]
     assert tools.execute("GMAIL_FETCH_EMAILS", {"query": "subject:K8s"})["data"]["messages"] == []
     assert len(tools.execute("GMAIL_FETCH_EMAILS", {"query": "in:trash"})["data"]["messages"]) == 1
     assert not tools.execute("GMAIL_MOVE_TO_TRASH", {"message_id": "nope"})["successful"]
@@ -124,5 +131,38 @@ def test_newer_fetch_options_ids_only_and_verbose(tools: SandboxToolset) -> None
     ids = tools.execute("GMAIL_FETCH_EMAILS", {"max_results": 3, "ids_only": True})
     assert [set(m) for m in ids["data"]["messages"]] == [{"messageId", "threadId"}] * 3
     light = tools.execute("GMAIL_FETCH_EMAILS", {"max_results": 1, "verbose": False})
-    assert "messageText" not in light["data"]["messages"][0]
+    assert light["data"]["messages"][0]["messageText"] is None
+    assert light["data"]["messages"][0]["payload"] is None
     assert not tools.execute("GMAIL_FETCH_EMAILS", {"ids_only": "sometimes"})["successful"]
+
+
+def header(message: dict[str, Any], name: str) -> str:
+    return next(h["value"] for h in message["payload"]["headers"] if h["name"] == name)
+
+
+def test_messages_carry_the_payload_with_headers_and_the_body_parts(tools: SandboxToolset) -> None:
+    """Composio's message: no `cc` key; Cc, Date, Message-ID are headers; the body is in parts."""
+    sent = tools.execute(
+        "GMAIL_SEND_EMAIL",
+        {"recipient_email": ALEX, "subject": "Status", "body": "Done.", "cc": ["x@acme.example"]},
+    )
+    got = tools.execute(
+        "GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", {"message_id": sent["data"]["response_data"]["id"]}
+    )["data"]
+    assert "cc" not in got and header(got, "Cc") == "x@acme.example" and header(got, "To") == ALEX
+    plain = next(p for p in got["payload"]["parts"] if p["mimeType"] == "text/plain")
+    assert base64.urlsafe_b64decode(plain["body"]["data"] + "==").decode() == "Done."
+    assert got["messageText"] == "Done." and got["preview"]["body"] == "Done."
+    headers_only = tools.execute("GMAIL_FETCH_EMAILS", {"query": "in:sent", "include_payload": False})
+    message = headers_only["data"]["messages"][0]
+    assert header(message, "Subject") == "Status" and "parts" not in message["payload"]
+    assert message["messageText"] is None
+    minimal = tools.execute(
+        "GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", {"message_id": got["messageId"], "format": "minimal"}
+    )
+    assert minimal["data"]["payload"] is None
+
+
+def test_the_last_page_has_an_empty_next_page_token(tools: SandboxToolset) -> None:
+    everything = tools.execute("GMAIL_FETCH_EMAILS", {"max_results": 100})
+    assert everything["data"]["nextPageToken"] == "", "Composio's field is a string: empty at the end"

@@ -10,7 +10,7 @@ import pytest
 from evals.jsonio import canonical
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
-from evals.tools import SandboxToolset
+from evals.tools.toolset import SandboxToolset
 from evals.world import outcome, seed
 from evals.world.model import Page
 
@@ -49,9 +49,20 @@ def test_search_finds_pages_by_title_words_and_filters(tools: SandboxToolset) ->
     hit = tools.execute("NOTION_SEARCH_NOTION_PAGE", {"query": "Deployment Spec"})
     assert [r["id"] for r in hit["data"]["results"]] == [page(tools, "spec").id]
     pages = tools.execute(
-        "NOTION_SEARCH_NOTION_PAGE", {"query": "", "filter_value": "page", "filter_property": "object"}
+        "NOTION_SEARCH_NOTION_PAGE",
+        {"query": "", "filter_value": "page", "filter_property": "object", "page_size": 100},
     )
-    assert len(pages["data"]["results"]) == 5
+    titles = [r["properties"]["title"]["title"][0]["plain_text"] for r in pages["data"]["results"]]
+    assert titles[:5] == [p.title for p in tools.world.notion.pages], "the scenario's pages first"
+    assert set(titles[5:]) == {
+        "Engineering",
+        "Infrastructure",
+        "Incidents",
+        "Security",
+        "Sprint Tracker",
+        "Product",
+        "API Reference",
+    }, "then the breadcrumb pages above them"
     assert tools.execute("NOTION_SEARCH_NOTION_PAGE", {"filter_value": "database"})["data"]["results"] == []
     assert not tools.execute("NOTION_SEARCH_NOTION_PAGE", {"filter_value": "blocks"})["successful"]
 
@@ -251,3 +262,52 @@ def test_retrieve_a_page_and_fetch_children_by_id(tools: SandboxToolset) -> None
     assert not tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": audit.id, "page_size": 0})[
         "successful"
     ]
+
+
+def test_breadcrumbs_are_pages_above_the_scenario_pages(tools: SandboxToolset) -> None:
+    """Search matches titles only, as Notion's does: the breadcrumb is a chain of real-looking pages."""
+    found = tools.execute("NOTION_SEARCH_NOTION_PAGE", {"query": "Infrastructure"})["data"]["results"]
+    assert len(found) == 1 and found[0]["parent"]["type"] == "page_id"
+    assert tools.execute("NOTION_SEARCH_NOTION_PAGE", {"query": "Engineering Spec"})["data"]["results"] == []
+    children = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": found[0]["id"]})["data"]["results"]
+    assert [(c["type"], c["child_page"]["title"]) for c in children] == [
+        ("child_page", "Hydra Deployment Spec v2.1")
+    ]
+    spec = tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": page(tools, "spec").id})["data"]
+    assert spec["parent"] == {"type": "page_id", "page_id": found[0]["id"]}
+    engineering = tools.execute("NOTION_RETRIEVE_PAGE", {"page_id": found[0]["parent"]["page_id"]})["data"]
+    assert engineering["parent"] == {"type": "workspace", "workspace": True}
+    before = len(tools.world.notion.pages)
+    made = tools.execute("NOTION_CREATE_NOTION_PAGE", {"parent_id": found[0]["id"], "title": "Runbook"})
+    assert made["data"]["parent"] == {"type": "page_id", "page_id": found[0]["id"]}
+    assert len(tools.world.notion.pages) == before + 1, "creating under a breadcrumb leaves it derived"
+    note = {"type": "paragraph", "paragraph": {"rich_text": text("Owned by infra")}}
+    assert tools.execute("NOTION_APPEND_TEXT_BLOCKS", {"block_id": found[0]["id"], "children": [note]})[
+        "successful"
+    ]
+    written = tools.world.notion.pages[-1]
+    assert (written.id, written.title, written.blocks[0].text) == (
+        found[0]["id"],
+        "Infrastructure",
+        "Owned by infra",
+    )
+
+
+def test_rich_text_must_be_rich_text_objects_not_a_bare_string(tools: SandboxToolset) -> None:
+    status = block_id(tools, "incident", "status")
+    bare = tools.execute(
+        "NOTION_UPDATE_BLOCK", {"block_id": status, "block_type": "paragraph", "content": {"rich_text": "x"}}
+    )
+    assert not bare["successful"] and "not a string" in bare["error"]
+    appended = tools.execute(
+        "NOTION_APPEND_TEXT_BLOCKS",
+        {
+            "block_id": page(tools, "api").id,
+            "children": [{"type": "paragraph", "paragraph": {"rich_text": "x"}}],
+        },
+    )
+    assert not appended["successful"]
+    prop = tools.execute(
+        "NOTION_UPDATE_PAGE", {"page_id": page(tools, "incident").id, "properties": {"Severity": "P2"}}
+    )
+    assert not prop["successful"] and "Severity" in prop["error"]

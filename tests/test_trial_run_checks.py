@@ -9,10 +9,10 @@ import pytest
 from evals.grade.checks import VOCABULARY
 from evals.grade.checks.python import assigned_value
 from evals.grade.registry import GradeContext
+from evals.outcome import Outcome
 from evals.scenario import load_scenario
 from evals.scenario.model import Scenario
 from evals.world import outcome, seed
-from evals.world.outcome import Outcome
 from tests.conftest import add_pr
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -108,7 +108,7 @@ def test_regression_test_failing_on_the_agents_own_code_fails(scenario: Scenario
 def test_sprint_row_appended_below_instead_of_updated_fails(scenario: Scenario) -> None:
     world = seed(scenario, 0)
     page = next(p for p in world.notion.pages if p.key == "sprint4")
-    from evals.world.model import Block
+    from evals.outcome import Block
 
     page.blocks.append(
         Block(

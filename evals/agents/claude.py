@@ -4,6 +4,8 @@ One trial is one conversation: the scenario's system prompt (plus the agent's ad
 in; every turn, each tool_use block Claude issued is executed in order and all results go back in a
 single user turn, until Claude ends its turn or a limit stops it. The tools and system prompt never
 change within a trial, so they are marked for prompt caching, and so is the growing conversation.
+A tool result longer than `max_tool_result_chars` reaches the model cut, with a note saying how much
+was left out and how to ask for less; the transcript's tool calls keep it whole.
 
 Limits are typed exceptions raised where they are detected and caught in one place, so the loop
 carries no counters-and-flags logic. Retries on 429, 529, 5xx and lost connections are the SDK's own
@@ -117,11 +119,30 @@ def _usage(reply: Any) -> Usage:
     )
 
 
-def tool_result(block_id: str, envelope: Envelope) -> dict[str, Any]:
+ASK_FOR_LESS = (
+    "Ask for less: fewer results per call (max_results, per_page, page_size) and the next page after, "
+    "or lighter results (GMAIL_FETCH_EMAILS with include_payload=false, verbose=false or ids_only=true, "
+    "then single messages by id; a file or a block list at a time)."
+)
+
+
+def cut(content: str, limit: int | None) -> str:
+    """The result as the model gets it: whole, or its first `limit` characters and a note saying how
+    much was left out and how to ask for less."""
+    if limit is None or len(content) <= limit:
+        return content
+    left_out = len(content) - limit
+    return (
+        f"{content[:limit]}\n\n[Result cut: {left_out:,} of {len(content):,} characters left out "
+        f"(max_tool_result_chars = {limit:,}). {ASK_FOR_LESS}]"
+    )
+
+
+def tool_result(block_id: str, envelope: Envelope, limit: int | None = None) -> dict[str, Any]:
     return {
         "type": "tool_result",
         "tool_use_id": block_id,
-        "content": json.dumps(envelope, ensure_ascii=False, default=str),
+        "content": cut(json.dumps(envelope, ensure_ascii=False, default=str), limit),
         "is_error": not envelope.get("successful", False),
     }
 
@@ -169,6 +190,9 @@ class ClaudeAgent:
             raise ModelUnavailable(
                 f"Messages API unreachable after retries: {exc}", convo.result("error")
             ) from exc
+        except InfrastructureError as exc:  # a tool's service failed (e.g. Composio after its retries)
+            exc.partial = convo.result("error")  # type: ignore[attr-defined]
+            raise
         return convo.result(termination)
 
     async def _loop(
@@ -221,15 +245,15 @@ class ClaudeAgent:
                     envelope = await toolset.call(block["name"], block.get("input") or {})
                 else:
                     envelope = {"data": {}, "successful": False, "error": f"Unknown tool {block['name']!r}"}
-                results.append(tool_result(block["id"], envelope))
+                # Cut for the model only: the recording toolset keeps the whole result for the transcript.
+                results.append(tool_result(block["id"], envelope, self.config.max_tool_result_chars))
             convo.messages.append({"role": "user", "content": results})
 
 
 def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
-    from evals.tools import catalogue  # noqa: F401  (registers every tool)
-    from evals.tools.base import CATALOGUE
+    from evals.tools import catalogue
 
-    unknown = sorted(set(config.tools) - set(CATALOGUE))
+    unknown = sorted(set(config.tools) - set(catalogue.build()))
     if unknown:
         raise BadInputError(f"{agent_file}: tools: unknown tool slugs: {', '.join(unknown)}")
 

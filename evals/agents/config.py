@@ -38,6 +38,13 @@ class AgentConfig(BaseModel):
         default=None, description="output_config.effort; none: the model's default"
     )
     tools: list[str] = Field(default_factory=list, description="allowlist of tool slugs; empty: every tool")
+    max_tool_result_chars: int | None = Field(
+        default=40_000,
+        gt=0,
+        description="a longer tool result reaches the model cut to this many characters, with a note "
+        "saying how much was left out and how to ask for less (the transcript keeps it whole); "
+        "none: never cut. Live results (mail with payloads) can be tens of thousands of tokens",
+    )
     system_addendum: str | None = Field(
         default=None,
         description="file (relative to the project root) appended to the scenario's system prompt",

@@ -23,6 +23,7 @@ from evals.agents.base import Agent
 from evals.agents.replay import ReplayAgent, load_fixture
 from evals.errors import BadInputError
 from evals.scenario.model import Scenario
+from evals.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,13 @@ class AgentChoice:
 
 
 def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callable[[int], Agent]:
+    known = sorted(p.stem for p in (scenario_dir / "replays").glob("*.yaml"))
+    for name in names:
+        if name not in known:
+            raise BadInputError(
+                f"--agent replay:{name}: scenario {scenario.name} has no replays/{name}.yaml"
+                f"{did_you_mean(name, known)} (known: {', '.join(known) or 'none'})"
+            )
     fixtures = {name: load_fixture(scenario_dir, name) for name in names}  # validate before any trial runs
 
     def make(trial: int) -> Agent:
@@ -97,4 +105,8 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         return AgentChoice(spec, label, make)
     if ":" in spec:
         return AgentChoice(spec, spec, _custom(spec, agent_dir.parent))
-    raise BadInputError(f"--agent {spec!r}: expected auto, claude, replay:NAME or module:callable")
+    replays = [f"replay:{p.stem}" for p in sorted((scenario_dir / "replays").glob("*.yaml"))]
+    raise BadInputError(
+        f"--agent {spec!r}: expected auto, claude, replay:NAME or module:callable"
+        f"{did_you_mean(spec, ['auto', 'claude', *replays])}"
+    )

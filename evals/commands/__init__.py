@@ -14,6 +14,9 @@ from evals.commands import (
     run,
     scenarios,
     seed_inbox,
+    tools_check,
+    trend,
+    view,
 )
 
 COMMANDS = [
@@ -29,6 +32,9 @@ COMMANDS = [
     bench,
     comment,
     calibrate,
+    tools_check,
+    view,
+    trend,
 ]
 
 __all__ = ["COMMANDS"]

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, root
+from evals.commands.common import add_config, add_run, load_project
 from evals.errors import ExitCode
 
 if TYPE_CHECKING:
@@ -25,8 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     inner = parser.add_subparsers(dest="baseline_command", required=True)
     bless = inner.add_parser("bless", help="make a finished run the baseline (atomic write)")
     add_config(bless)
-    bless.add_argument("--run", type=Path, required=True)
-    bless.add_argument("--out", type=Path, help="baseline file to write (default: from config)")
+    add_run(bless)
+    bless.add_argument(
+        "--out", type=Path, metavar="PATH", help="baseline file to write (default: {evals.yaml:baseline})"
+    )
+    bless.add_argument(
+        "--force",
+        action="store_true",
+        help="bless even a run whose verdict is regression, inconclusive, not-comparable or error "
+        "(the nightly's candidate, which a person reviews before committing it)",
+    )
     bless.add_argument(
         "--scenario",
         action="append",
@@ -35,9 +43,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     bless.set_defaults(handler=handle_bless)
     history = inner.add_parser("history", help="append one line for a finished run to baseline/history.jsonl")
     add_config(history)
-    history.add_argument("--run", type=Path, required=True)
+    add_run(history)
     history.add_argument(
-        "--out", type=Path, help="history file (default: history.jsonl next to the baseline)"
+        "--out",
+        type=Path,
+        metavar="PATH",
+        help="history file (default: history.jsonl next to {evals.yaml:baseline})",
     )
     history.set_defaults(handler=handle_history)
 
@@ -47,35 +58,43 @@ def _read_summary(rd: RunDir) -> Summary:
     from evals.summary import Summary
 
     path = rd.path / "summary.json"
-    return validate(Summary, read_json_object(path, "no summary; finish or grade the run first"), path)
+    return validate(
+        Summary,
+        read_json_object(
+            path,
+            f"no summary; write it with `evals compare --run {rd.path}` (or `evals run --resume "
+            f"{rd.path}` if the run was interrupted)",
+        ),
+        path,
+    )
 
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:
     from evals.baseline import load_baseline, merge_scenarios, write_baseline
-    from evals.bless import baseline_from_run
-    from evals.config import load_config
+    from evals.bless import baseline_from_run, describe
     from evals.records import read_records
     from evals.rundir import RunDir
 
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
-    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path)
+    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path, args.force)
     if args.scenario:
         baseline = merge_scenarios(load_baseline(out), baseline, args.scenario)
     write_baseline(out, baseline)
     ks = ", ".join(f"{n} k={s.k}" for n, s in baseline.scenarios.items())
-    print(f"Blessed {rd.path} as {out} ({ks})")
+    print(f"Blessed {rd.path} as {out} ({ks}); the run's {describe(summary)}")
+    if summary.verdict != "pass":
+        print(f"  --force: this baseline carries a {summary.verdict} verdict; review it before committing it")
     return ExitCode.PASS
 
 
 def handle_history(args: argparse.Namespace) -> ExitCode:
-    from evals.config import load_config
     from evals.history import append_history, history_entry
     from evals.rundir import RunDir
 
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
     summary = _read_summary(rd)
     out = args.out or (project / config.baseline).parent / HISTORY_FILE

@@ -1,13 +1,15 @@
-"""`bench gate`: measure the gate rule's false alarms, detection, guard detection, trials and cost on
-synthetic scores, at the configured settings (and `--baseline-trials 10` for the larger baseline)."""
+"""`bench gate`: the gate rule's false alarms, detection (1.5-, 3-, 5-point drops, a falling guard),
+trials and cost per verdict on synthetic scores, at the configured settings.
+`bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`)."""
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+from pathlib import Path
 
-from evals.bench import Scenario, format_result, run_bench
-from evals.commands.common import add_config, root
-from evals.config import load_config
+from evals.commands.common import add_config, load_project
 from evals.errors import BadInputError, ExitCode
 
 
@@ -19,36 +21,68 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="false alarms, detection, guard detection, trials and cost of the configured gate (synthetic)",
     )
     add_config(gate)
-    defaults = Scenario()
     gate.add_argument("--runs", type=int, default=2000, help="simulated PRs per case (default 2000)")
-    gate.add_argument("--seed", type=int, default=0)
-    gate.add_argument("--baseline-trials", type=int, default=defaults.baseline_trials)
-    gate.add_argument("--start-trials", type=int, help="k a PR run starts with (default: config trials)")
-    gate.add_argument("--sd", type=float, default=defaults.sd, help="σ of a trial's total (default 2)")
-    gate.add_argument("--guards", type=int, default=defaults.guards, help="guard parts (default 2)")
+    gate.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+    # Defaults of the simulated scenario live in evals.bench.Scenario (imported only when running:
+    # scipy is slow to import and `evals --help` should not wait for it); the help repeats them.
+    gate.add_argument(
+        "--baseline-trials", type=int, help="trials of each simulated baseline (default 6, the nightly's k)"
+    )
+    gate.add_argument(
+        "--start-trials", type=int, help="k a PR run starts with (default: {evals.yaml:trials})"
+    )
+    gate.add_argument("--sd", type=float, help="σ of a trial's total (default 2)")
+    gate.add_argument("--guards", type=int, help="guard parts passing 95%% of the time (default 2)")
     gate.add_argument(
         "--cost-per-trial",
         type=float,
-        default=defaults.cost_per_trial,
         help="USD per trial, agent and judge, for the cost per verdict (default 1)",
     )
     gate.set_defaults(handler=handle_gate)
+    speed = inner.add_parser(
+        "speed", help="start-up, compare and grading times of this checkout against their goals"
+    )
+    speed.add_argument("--repeat", type=int, default=7, help="processes per timing; the best is shown")
+    speed.add_argument("--before", type=Path, help="a checkout to measure as 'before', interleaved")
+    speed.set_defaults(handler=handle_speed)
 
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when every goal holds, 1 when one is missed (so CI can run it as a check)."""
-    config, _ = load_config(root(), args.config)
-    if args.runs < 1 or args.baseline_trials < 1 or (args.start_trials is not None and args.start_trials < 1):
-        raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
-    if args.guards < 0 or args.cost_per_trial < 0:
-        raise BadInputError("--guards and --cost-per-trial cannot be negative")
+    from evals.bench import Scenario, format_result, run_bench
+
+    config, _ = load_project(args.config)
+    given = {
+        "sd": args.sd,
+        "baseline_trials": args.baseline_trials,
+        "guards": args.guards,
+        "cost_per_trial": args.cost_per_trial,
+    }
     scenario = Scenario(
-        sd=args.sd,
-        baseline_trials=args.baseline_trials,
-        start_trials=args.start_trials or config.trials,
-        guards=args.guards,
-        cost_per_trial=args.cost_per_trial,
+        **{k: v for k, v in given.items() if v is not None}, start_trials=args.start_trials or config.trials
     )
+    if args.runs < 1 or scenario.baseline_trials < 1 or scenario.start_trials < 1:
+        raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
+    if scenario.guards < 0 or scenario.cost_per_trial < 0:
+        raise BadInputError("--guards and --cost-per-trial cannot be negative")
     result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
     print(format_result(result, config.threshold, config.gate))
     return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION
+
+
+def handle_speed(args: argparse.Namespace) -> ExitCode:
+    """Run `bench/speed.py` of the checkout this package belongs to, in its own process (it times
+    fresh `python -m evals` processes, so nothing of this one may be loaded or warmed for it).
+    Exit 0 when every goal is met, 1 when one is missed (like `bench gate`), 3 when a timed command
+    failed."""
+    checkout = Path(__file__).resolve().parents[2]
+    if not (checkout / "bench" / "speed.py").is_file():
+        raise BadInputError(f"bench speed measures a harness checkout: no bench/speed.py in {checkout}")
+    if args.repeat < 1:
+        raise BadInputError("--repeat must be at least 1")
+    command = [sys.executable, "-m", "bench.speed", "--repeat", str(args.repeat)]
+    if args.before is not None:
+        command += ["--before", str(args.before.resolve())]
+    done = subprocess.run(command, cwd=checkout, check=False)
+    codes = {0: ExitCode.PASS, 1: ExitCode.REGRESSION}
+    return codes.get(done.returncode, ExitCode.INFRASTRUCTURE)

@@ -18,7 +18,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "comment",
         help="post the run's report as one sticky PR comment (token: GITHUB_TOKEN, API: GITHUB_API_URL)",
     )
-    parser.add_argument("--run", type=Path, required=True, help="run directory holding report.md")
+    parser.add_argument(
+        "--run",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="run directory holding report.md (written under runs/ by `evals run`)",
+    )
     parser.add_argument("--repo", required=True, help="OWNER/NAME")
     parser.add_argument("--pr", type=int, required=True, help="pull request number")
     parser.set_defaults(handler=handle)

@@ -4,13 +4,123 @@ this at start-up, and `evals --help` should not pay for the pipeline (evals/comm
 from __future__ import annotations
 
 import argparse
+import functools
+import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from evals.errors import BadInputError
+
+if TYPE_CHECKING:
+    from evals.config import Config
+
+CONFIG_FILE = "evals.yaml"
 
 
-def root() -> Path:
-    """Commands work on the project in the current directory (its evals.yaml, scenario/, baseline/)."""
-    return Path.cwd()
+def find_project(start: Path | None = None) -> Path:
+    """The project a command works on: the nearest folder holding evals.yaml, from the working
+    directory up to the filesystem root, so `cd scenario && evals run` works as from the top."""
+    here = (start or Path.cwd()).resolve()
+    looked = [here, *here.parents]
+    for folder in looked:
+        if (folder / CONFIG_FILE).is_file():
+            return folder
+    shown = ", ".join(str(f) for f in looked[:4]) + (", …" if len(looked) > 4 else "")
+    raise BadInputError(
+        f"no {CONFIG_FILE} in {here} or any folder above it (looked in {shown}); "
+        "run `evals` inside the project (the folder with evals.yaml or below it), or pass --config PATH"
+    )
+
+
+def load_project(config: Path | None) -> tuple[Config, Path]:
+    """The config (from --config, else the discovered project's evals.yaml) and the folder its
+    relative paths are resolved against."""
+    from evals.config import load_config
+
+    return load_config(find_project() if config is None else Path("."), config)
 
 
 def add_config(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, default=None, help="config file (default: ./evals.yaml)")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help=f"config file (default: the nearest {CONFIG_FILE}, from here upwards)",
+    )
+
+
+def add_run(parser: argparse.ArgumentParser, what: str = "finished run directory") -> None:
+    """`--run DIR`, the same for every command that works on a stored run."""
+    parser.add_argument(
+        "--run", type=Path, required=True, metavar="DIR", help=f"{what} (written under runs/ by `evals run`)"
+    )
+
+
+_CONFIG_REF = re.compile(r"\{evals\.yaml:([\w.]+)\}")
+
+
+def _config_data() -> dict[str, Any]:
+    """The nearest evals.yaml as plain data, read only when a help text is shown (never validated
+    here: `--help` must work, and stay fast, even on a config with a typo)."""
+    try:
+        path = find_project() / CONFIG_FILE
+        return _parse_config(path, path.stat().st_mtime_ns)
+    except (BadInputError, OSError):
+        return {}
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_config(path: Path, mtime_ns: int) -> dict[str, Any]:
+    """Parsed once per file version (a help page asks for several keys)."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def config_default(key: str) -> str:
+    """`key` (dotted) as evals.yaml sets it, else the config model's default, for help texts."""
+    value: Any = _config_data()
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    if value is None:
+        from evals.config import Config
+
+        model: Any = Config
+        for part in key.split("."):
+            field = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+            value = None if field is None else field.get_default(call_default_factory=True)
+            model = value
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return "unset" if value is None else str(value)
+
+
+class ConfigHelpFormatter(argparse.HelpFormatter):
+    """Fills `{evals.yaml:KEY}` in help and descriptions with the value the config gives, when help
+    is shown, so `--trials` says the default the command will really use."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = super()._get_help_string(action)
+        if text is None:
+            return None
+        return _CONFIG_REF.sub(lambda m: config_default(m[1]).replace("%", "%%"), text)
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(_CONFIG_REF.sub(lambda m: config_default(m[1]), text))
+
+
+class RawConfigHelpFormatter(ConfigHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """The top level's: its description is the module docstring, laid out by hand."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Every parser of the CLI: help with the config's defaults filled in."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", ConfigHelpFormatter)
+        super().__init__(*args, **kwargs)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.common import add_config, add_run
 from evals.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("compare", help="compare a stored run with the baseline and rewrite its report")
     add_config(parser)
-    parser.add_argument("--run", type=Path, required=True, metavar="DIR", help="run directory (runs/...)")
-    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
+    add_run(parser)
+    parser.add_argument(
+        "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
+    )
     parser.set_defaults(handler=handle)
 
 

@@ -7,21 +7,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from evals.commands.common import root
-from evals.config import load_config
+from evals.commands.common import load_project
 from evals.definition import EvalDefinition, load_definition
 from evals.errors import ExitCode
 from evals.records import RunMeta, read_meta, read_records
+from evals.redact import redact, redact_text
 from evals.report import publish, render
 from evals.rundir import RunDir
 from evals.summary import Summary
+from evals.untrusted import console_line
 
 
 def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefinition, RunMeta]:
     """The eval definition a stored run is compared under, from its run.json: scenarios and config,
     never the agent, so this works without any model key whatever agent made the run."""
     meta = read_meta(rd.path)
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     definition = load_definition(project, config, meta.scenarios, getattr(args, "baseline", None))
     return definition, meta
 
@@ -31,7 +32,8 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     annotations, so the verdict is visible even where the PR comment cannot be posted."""
     rd.write_json("summary.json", summary.model_dump(mode="json"))
     report = rd.write_text("report.md", render(summary))
-    publish(report.read_text(encoding="utf-8"), summary.verdict_of())
+    verdict = summary.verdict_of()
+    publish(report.read_text(encoding="utf-8"), type(verdict).model_validate(redact(verdict.model_dump())))
     return report
 
 
@@ -49,9 +51,9 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     """Aggregate, gate, write summary.json and report.md, print the verdict; return its exit code."""
     summary = definition.summarise(read_records(rd.results_path), meta)
     report = write_outputs(rd, summary)
-    print(verdict_line(summary))
+    print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
-        print(f"  {line}")
+        print(f"  {console_line(redact_text(line))}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd
         print(

@@ -9,15 +9,18 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.common import add_config, add_run
 from evals.errors import ExitCode
+from evals.outcome import Outcome
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("grade", help="re-grade a stored run without re-running the agent")
     add_config(parser)
-    parser.add_argument("--run", type=Path, required=True, metavar="DIR", help="run directory (runs/...)")
-    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
+    add_run(parser)
+    parser.add_argument(
+        "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -28,7 +31,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.grade.judge.cost import judge_cost
     from evals.records import read_records
     from evals.rundir import RunDir
-    from evals.world.outcome import Outcome
 
     rd = RunDir(args.run)
     definition, meta = definition_for_run(args, rd)
@@ -39,7 +41,10 @@ def handle(args: argparse.Namespace) -> ExitCode:
         tdir = rd.trial_dir(record.scenario, record.trial)
         path = tdir / "outcome.json"
         if not path.is_file():
-            raise BadInputError(f"{path}: missing; cannot re-grade trial {record.trial}")
+            raise BadInputError(
+                f"{path}: missing; cannot re-grade trial {record.trial} (copy the whole run directory, "
+                "or run the trial again with `evals run --resume`)"
+            )
         snap = Outcome.model_validate_json(path.read_text(encoding="utf-8"))
         graded = grade(snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
         rd.write_json(tdir.relative_to(rd.path) / "grade.json", graded.model_dump(mode="json"))

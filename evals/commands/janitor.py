@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import argparse
 
-from tabulate import tabulate
-
 from evals.errors import ExitCode
 
 
@@ -24,12 +22,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from tabulate import tabulate
+
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
     from evals.live.clients import check_github, check_notion, github_client, notion_client
-    from evals.live.config import load_live_config
+    from evals.live.config import CleanupConfig, load_stage_config
     from evals.live.janitor import find_leftovers, remove
 
-    config = load_live_config()
+    config = load_stage_config(CleanupConfig)  # the repos and pages only: no Composio key
     gh, notion = github_client(config), notion_client(config)
     check_github(gh, config.github_owner)
     check_notion(notion, config.notion_parent_page)

@@ -7,22 +7,22 @@ left unscored by a broken check has nothing a label could decide.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.common import add_config, add_run
 from evals.errors import ExitCode
-from evals.grade import TrialGrade
-from evals.rundir import RunDir
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("labels", help="print label stubs for judged parts a run left unscored")
     add_config(parser)
-    parser.add_argument("--run", type=Path, required=True)
+    add_run(parser)
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from evals.grade import TrialGrade
+    from evals.rundir import RunDir
+
     pending = 0
     for record in RunDir(args.run).results():
         if not record.get("grade"):

@@ -14,7 +14,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("merge", help="combine shard run directories into one run (each trial once)")
     add_config(parser)
     parser.add_argument("--out", type=Path, required=True, help="run directory to create")
-    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
+    )
     parser.add_argument("shards", type=Path, nargs="+", metavar="SHARD_DIR", help="shard run directories")
     parser.set_defaults(handler=handle)
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, root
+from evals.commands.common import add_config, load_project
 from evals.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
@@ -17,14 +17,46 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("run", help="run the agent k times per scenario, grade, compare, report")
+    parser = sub.add_parser(
+        "run",
+        help="run the agent k times per scenario, grade, compare, report",
+        description="Run the agent k times per scenario, grade, compare with the baseline, report. Exit 0 "
+        "pass or inconclusive, 1 regression, 2 bad input, 3 infrastructure error (also: more than "
+        "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored), 4 not comparable.",
+    )
     add_config(parser)
-    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
-    parser.add_argument("--agent", help="auto | claude | replay:NAME | package.module:callable")
-    parser.add_argument("--trials", type=int, help="trials per scenario (k)")
-    parser.add_argument("--out", type=Path, help="run directory (default: runs/<time>-<scenarios>)")
-    parser.add_argument("--baseline", type=Path, help="baseline file (default: from config)")
-    parser.add_argument("--concurrency", type=int, help="trials running at once (default 4)")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
+    )
+    parser.add_argument(
+        "--agent",
+        help="auto | claude | replay:NAME | package.module:callable (default: {evals.yaml:agent}; auto is "
+        "claude when ANTHROPIC_API_KEY is set, else the scenario's offline replays)",
+    )
+    parser.add_argument(
+        "--trials",
+        type=int,
+        metavar="K",
+        help="trials per scenario to start with (default: {evals.yaml:trials}); when a drop is within the "
+        "noise the gate adds trials, up to gate.max_trials = {evals.yaml:gate.max_trials}, before deciding",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="run directory (default: {evals.yaml:runs_dir}/<time>-<scenarios>)",
+    )
+    parser.add_argument(
+        "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        metavar="N",
+        help="trials running at once (default: {evals.yaml:concurrency})",
+    )
     parser.add_argument("--world", default="sandbox", help="where trials run: sandbox (default) or live")
     parser.add_argument(
         "--budget-usd", type=float, metavar="USD", help="most this run may spend, agent + judge (budget.usd)"
@@ -41,14 +73,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.commands.finish import finish
-    from evals.config import load_config
     from evals.merge import slice_trials
     from evals.rundir import RunDir
     from evals.runner import new_run_dir, plan, run_meta
 
     if args.resume is not None:
         return resume(args)
-    config, project = load_config(root(), args.config)
+    config, project = load_project(args.config)
     if args.concurrency is not None and args.concurrency < 1:
         raise BadInputError("--concurrency must be at least 1")
     p = plan(
@@ -64,7 +95,10 @@ def handle(args: argparse.Namespace) -> ExitCode:
     )
     out = args.out or new_run_dir(project, config, list(p.scenarios))
     if (out / "results.jsonl").exists():
-        raise BadInputError(f"{out}: already holds a run; choose another --out")
+        raise BadInputError(
+            f"{out}: already holds a run; choose another --out, or finish that one with "
+            f"`evals run --resume {out}`"
+        )
     rd = RunDir(out)
     meta = run_meta(p)
     indices = slice_trials(args.trial_slice, p.trials) if args.trial_slice else None
@@ -120,7 +154,6 @@ def resume(args: argparse.Namespace) -> ExitCode:
     whose agent has changed since, because mixing two agents' trials would score neither.
     """
     from evals.commands.finish import finish
-    from evals.config import load_config
     from evals.merge import slice_trials
     from evals.records import read_meta
     from evals.rundir import RunDir
@@ -136,7 +169,8 @@ def resume(args: argparse.Namespace) -> ExitCode:
         raise BadInputError("--concurrency must be at least 1")
     rd = RunDir(args.resume)
     meta = read_meta(rd.path)
-    config, project = load_config(root(), args.config)
+    rd.repair_results()
+    config, project = load_project(args.config)
     p = plan(
         project,
         config,

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from evals.commands.common import add_config, root
-from evals.config import load_config
+from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
-from evals.scenario import list_scenarios
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -17,7 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    config, project = load_config(root(), args.config)
+    from evals.scenario import list_scenarios
+
+    config, project = load_project(args.config)
     for name in list_scenarios(project / config.scenarios_dir):
         print(name)
     return ExitCode.PASS

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from tabulate import tabulate
-
-from evals.commands.common import add_config, root
-from evals.config import load_config
+from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
-from evals.scenario import load_scenario
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -18,18 +14,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "seed-inbox", help="live mode: deliver the scenarios' emails to the agent's Gmail"
     )
     add_config(parser)
-    parser.add_argument("--scenario", action="append", help="scenario name (repeatable; default: the suite)")
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
+    from tabulate import tabulate
+
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
     from evals.live.composio_api import ComposioApi
-    from evals.live.config import check_personas, load_live_config
+    from evals.live.config import ComposioConfig, check_personas, load_stage_config
     from evals.live.gmail import seed_inbox
+    from evals.scenario import load_scenario
 
-    config, project = load_config(root(), args.config)
-    live = load_live_config()
+    config, project = load_project(args.config)
+    live = load_stage_config(ComposioConfig)  # Composio and the mailboxes only: no GitHub or Notion key
     scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
     for scenario in scenarios:
         check_personas(live, sorted({e.sender for e in scenario.emails}), scenario.name)

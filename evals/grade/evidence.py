@@ -8,7 +8,7 @@ runaway artefact cannot make a judge call expensive; the hash is of exactly what
 from __future__ import annotations
 
 from evals.jsonio import sha256_text
-from evals.world.outcome import Outcome
+from evals.outcome import Outcome
 
 MAX_CHARS = 40_000
 

@@ -21,8 +21,8 @@ from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, JudgePrompt, JudgeRequest, Verdict, load_prompt
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.rubric import Part, Rubric
+from evals.outcome import Outcome
 from evals.scenario.model import Scenario
-from evals.world.outcome import Outcome
 
 PartStatus = Literal["passed", "failed", "unscored"]
 EXCERPT = 600

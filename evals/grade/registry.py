@@ -28,10 +28,8 @@ from types import MappingProxyType, ModuleType
 from typing import Any
 
 from evals.errors import BadInputError
+from evals.outcome import Outcome
 from evals.scenario.model import Scenario
-from evals.world import outcome as snapshot
-from evals.world import seed
-from evals.world.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -51,7 +49,17 @@ class GradeContext:
 
     @cached_property
     def seeded(self) -> Outcome:
-        return snapshot(seed(self.scenario, self.outcome.trial))
+        """The world as seeded, as the backend recorded it on the outcome (`Outcome.as_seeded`).
+
+        Compatibility path: an outcome.json written before backends recorded it (`grade --run` on
+        an old run) has no record, and the sandbox world is seeded again to stand in for it, as
+        was always done (for a live run that is the scenario's data, not the real services)."""
+        recorded = self.outcome.as_seeded()
+        if recorded is not None:
+            return recorded
+        from evals.world import outcome, seed
+
+        return outcome(seed(self.scenario, self.outcome.trial))
 
 
 CheckFn = Callable[..., CheckResult]

@@ -24,9 +24,10 @@ from evals.live.composio_api import ComposioApi
 from evals.live.config import LiveConfig, check_personas, load_live_config
 from evals.live.naming import trial_name
 from evals.live.tools import Aliases, ComposioToolset
+from evals.outcome import Outcome, SeededState
 from evals.scenario.model import Scenario
-from evals.tools.base import CATALOGUE, Toolset
-from evals.world.outcome import Outcome
+from evals.tools import catalogue
+from evals.tools.base import Toolset
 
 SERVICE_ERRORS = (GithubException, APIResponseError, OSError)
 
@@ -65,12 +66,13 @@ class LiveEnvironment:
         self.seeded.repo = github_repo.seed_repo(b.github, config.github_owner, self.name, self.scenario)
         self.seeded.notion = notion_pages.create_container(b.notion, config.notion_parent_page, self.name)
         notion_pages.seed_pages(b.notion, self.seeded.notion, self.scenario)
+        notion_pages.wait_until_searchable(b.notion, self.seeded.notion)
         aliases = Aliases(
             (self.scenario.repo.owner, self.scenario.repo_name(self.trial)),
             (config.github_owner, self.name),
             self.translator.to_real,
         )
-        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases)
+        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases, self.seeded.notion.databases)
 
     async def snapshot(self) -> Outcome:
         return await asyncio.to_thread(self._snapshot)
@@ -80,13 +82,15 @@ class LiveEnvironment:
         if seeded.repo is None or seeded.notion is None or seeded.threads is None:
             raise InfrastructureError("live environment snapshot before setup finished")
         try:
+            pages = notion_pages.snapshot_pages(b.notion, seeded.notion)
             return Outcome(
                 scenario=self.scenario.name,
                 trial=self.trial,
                 backend="live",
                 repos=[github_repo.snapshot_repo(b.github, seeded.repo)],
-                pages=notion_pages.snapshot_pages(b.notion, seeded.notion),
+                pages=pages,
                 sent=gmail.snapshot_sent(b.composio, self.translator, seeded.threads),
+                seeded=SeededState(pages=notion_pages.seeded_pages(seeded.notion, self.scenario, pages)),
             )
         except SERVICE_ERRORS as exc:
             raise InfrastructureError(f"live snapshot failed: {exc}") from exc
@@ -146,9 +150,7 @@ class LiveBackend:
     def schemas(self) -> list[dict[str, Any]]:
         """The agent's tool definitions, fetched from Composio once per run."""
         if self._schemas is None:
-            from evals.tools import catalogue  # noqa: F401  (registers every sandbox tool)
-
-            self._schemas = self.composio.tool_schemas(sorted(CATALOGUE))
+            self._schemas = self.composio.tool_schemas(sorted(catalogue.build()))
         return self._schemas
 
     async def create(self, scenario: Scenario, trial: int, run_id: str) -> LiveEnvironment:

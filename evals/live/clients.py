@@ -11,10 +11,10 @@ from notion_client import Client
 from notion_client.errors import APIResponseError, RequestTimeoutError
 
 from evals.errors import BadInputError, InfrastructureError
-from evals.live.config import LiveConfig
+from evals.live.config import GitHubConfig, NotionConfig
 
 
-def github_client(config: LiveConfig) -> Github:
+def github_client(config: GitHubConfig) -> Github:
     kwargs: dict[str, object] = {
         "auth": Auth.Token(config.github_token),
         "seconds_between_requests": None,
@@ -25,7 +25,7 @@ def github_client(config: LiveConfig) -> Github:
     return Github(**kwargs)  # type: ignore[arg-type]
 
 
-def notion_client(config: LiveConfig) -> Client:
+def notion_client(config: NotionConfig) -> Client:
     if config.notion_api_url:
         return Client(auth=config.notion_token, base_url=config.notion_api_url.rstrip("/"))
     return Client(auth=config.notion_token)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -30,23 +30,44 @@ class PersonaAccount(BaseModel):
     account: str = Field(min_length=1, description="Composio connected account id of that Gmail")
 
 
-class LiveConfig(BaseModel):
+class GitHubConfig(BaseModel):
+    """What creating, reading and deleting the trial repos needs (`run`, `janitor`)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     github_token: str = Field(min_length=1)
     github_owner: str = Field(min_length=1, pattern=r"^[A-Za-z0-9-]+$")
     github_api_url: str | None = None
     github_write_interval: float = Field(default=1.0, ge=0, description="seconds between writes")
+
+
+class NotionConfig(BaseModel):
+    """What creating, reading and trashing the trial pages needs (`run`, `janitor`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     notion_token: str = Field(min_length=1)
     notion_parent_page: str = Field(min_length=32)
     notion_api_url: str | None = None
+
+
+class ComposioKeys(BaseModel):
+    """What reading Composio's tool schemas needs (`tools check`): the key and the pinned versions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
     composio_api_key: str = Field(min_length=1)
     composio_base_url: str | None = None
+    composio_toolkit_versions: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_TOOLKIT_VERSIONS))
+
+
+class ComposioConfig(ComposioKeys):
+    """What the agent's tools and the inbox need (`run`, `seed-inbox`): Composio and the mailboxes."""
+
     composio_user_id: str = Field(min_length=1)
     composio_gmail_account: str = Field(min_length=1)
     composio_github_account: str | None = None
     composio_notion_account: str | None = None
-    composio_toolkit_versions: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_TOOLKIT_VERSIONS))
     agent_address: str = Field(pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
     personas: dict[str, PersonaAccount] = Field(min_length=1)
 
@@ -58,6 +79,14 @@ class LiveConfig(BaseModel):
         if self.composio_notion_account:
             out["notion"] = self.composio_notion_account
         return out
+
+
+class CleanupConfig(GitHubConfig, NotionConfig):
+    """`janitor`: the repos and pages, no Composio."""
+
+
+class LiveConfig(GitHubConfig, NotionConfig, ComposioConfig):
+    """`run --world live`: everything."""
 
 
 # field -> environment variable; the README's "Live mode" section and .env.example list the same keys.
@@ -82,14 +111,18 @@ ENV_KEYS = {
 JSON_KEYS = {"composio_toolkit_versions", "personas"}
 
 
-def load_live_config(environ: Mapping[str, str] | None = None) -> LiveConfig:
-    """Build the config from the environment; every problem is reported at once, by variable name."""
+Stage = TypeVar("Stage", bound=BaseModel)
+
+
+def load_stage_config(model: type[Stage], environ: Mapping[str, str] | None = None) -> Stage:
+    """Read and check the keys one stage needs (the fields of `model`), and only those, so a step
+    is given exactly its own secrets; every problem is reported at once, by variable name."""
     env = os.environ if environ is None else environ
     raw: dict[str, Any] = {}
     problems: list[str] = []
     for field, key in ENV_KEYS.items():
         value = env.get(key, "").strip()
-        if not value:
+        if field not in model.model_fields or not value:
             continue
         if field in JSON_KEYS:
             try:
@@ -99,8 +132,9 @@ def load_live_config(environ: Mapping[str, str] | None = None) -> LiveConfig:
                 continue
         else:
             raw[field] = value
+    config: Stage | None = None
     try:
-        config = LiveConfig.model_validate(raw)
+        config = model.model_validate(raw)
     except ValidationError as exc:
         for err in exc.errors():
             field = str(err["loc"][0]) if err["loc"] else ""
@@ -108,13 +142,17 @@ def load_live_config(environ: Mapping[str, str] | None = None) -> LiveConfig:
             detail = ".".join(str(p) for p in err["loc"][1:])
             why = "missing" if err["type"] == "missing" else err["msg"]
             problems.append(f"{key}{'.' + detail if detail else ''}: {why}")
-        config = None
     if problems or config is None:
         raise BadInputError("--world live: " + "; ".join(sorted(set(problems))) + " (see README, Live mode)")
     return config
 
 
-def check_personas(config: LiveConfig, persona_ids: list[str], scenario: str) -> None:
+def load_live_config(environ: Mapping[str, str] | None = None) -> LiveConfig:
+    """Everything `run --world live` needs."""
+    return load_stage_config(LiveConfig, environ)
+
+
+def check_personas(config: ComposioConfig, persona_ids: list[str], scenario: str) -> None:
     """Every persona a scenario mails from must have a real mailbox mapped to it."""
     missing = [p for p in persona_ids if p not in config.personas]
     if missing:

@@ -2,7 +2,7 @@
 
 Seeding uses the Git Data API (one tree with every file inline, one root commit, one ref update)
 rather than one contents-API commit per file: three writes whatever the repo's size, and a single
-seed commit, as in the sandbox. The snapshot has the same shape as `evals.world.outcome`.
+seed commit, as in the sandbox. The snapshot is the outcome contract `evals.outcome`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from github import Github, GithubException, InputGitTreeElement
 from github.Repository import Repository
 
+from evals.live import polling
+from evals.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 from evals.scenario.model import Scenario
-from evals.world.outcome import RepoSnapshot, pull_snapshot, repo_snapshot
 
 
 @dataclass
@@ -52,7 +53,11 @@ def seed_repo(gh: Github, owner: str, name: str, scenario: Scenario) -> SeededRe
         InputGitTreeElement(path, "100644", "blob", content=content)
         for path, content in sorted(scenario.files.items())
     ]
-    tree = repo.create_git_tree(elements)
+    # A repository GitHub has just created can answer 404 (not everywhere yet) or 409 (its first
+    # commit not written yet) for a moment: the first write waits for it, within a budget.
+    tree = polling.retrying(
+        lambda: repo.create_git_tree(elements), settling, f"GitHub to make the new repository {name} usable"
+    )
     commit = repo.create_git_commit(scenario.repo.initial_commit_message, tree, [])
     branch = scenario.repo.default_branch
     try:
@@ -63,6 +68,10 @@ def seed_repo(gh: Github, owner: str, name: str, scenario: Scenario) -> SeededRe
         repo.create_git_ref(f"refs/heads/{branch}", commit.sha)
         repo.edit(default_branch=branch)
     return SeededRepo(repo.full_name, branch, commit.sha)
+
+
+def settling(exc: Exception) -> bool:
+    return isinstance(exc, GithubException) and exc.status in (404, 409)
 
 
 def files_at(repo: Repository, sha: str) -> dict[str, str]:

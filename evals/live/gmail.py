@@ -14,9 +14,9 @@ from typing import Any
 
 from evals.errors import InfrastructureError
 from evals.live.composio_api import ComposioApi
-from evals.live.config import LiveConfig
+from evals.live.config import ComposioConfig
+from evals.outcome import SentMail
 from evals.scenario.model import Email, Scenario
-from evals.world.outcome import SentMail
 
 PAGE = 100
 
@@ -38,9 +38,20 @@ def _fetch(
             raise InfrastructureError(f"Gmail query {query!r} failed: {result['error']}")
         data = result["data"] or {}
         out.extend(data.get("messages") or [])
-        token = data.get("nextPageToken")
+        token = data.get("nextPageToken")  # Composio's name in GMAIL_FETCH_EMAILS ('' on the last page)
         if not token:
             return out
+
+
+def header(message: dict[str, Any], name: str) -> str:
+    """A header of a Composio message, from its payload (Gmail's `payload.headers`); '' if absent."""
+    payload = message.get("payload") or {}
+    found = [
+        str(h.get("value", ""))
+        for h in payload.get("headers") or []
+        if str(h.get("name", "")).lower() == name.lower()
+    ]
+    return ", ".join(found)
 
 
 def addresses(field: Any) -> list[str]:
@@ -71,7 +82,7 @@ def delivered_subject(scenario: Scenario, email: Email) -> str:
 class Translator:
     """Real address <-> scenario persona address, from the config's persona mapping."""
 
-    def __init__(self, config: LiveConfig, scenario: Scenario) -> None:
+    def __init__(self, config: ComposioConfig, scenario: Scenario) -> None:
         self.to_real: dict[str, str] = {}
         self.to_scenario: dict[str, str] = {config.agent_address.lower(): scenario.agent_address}
         for persona in scenario.personas:
@@ -85,7 +96,7 @@ class Translator:
         return self.to_scenario.get(real.lower(), real)
 
 
-def _key(scenario: Scenario, config: LiveConfig, email: Email) -> tuple[str, str] | None:
+def _key(scenario: Scenario, config: ComposioConfig, email: Email) -> tuple[str, str] | None:
     persona = config.personas.get(email.sender)
     if persona is None:
         return None
@@ -99,7 +110,7 @@ def _in_order(scenario: Scenario) -> list[Email]:
 SEEDED_LABELS = ("INBOX", "UNREAD")  # how seed-inbox leaves an email, and the sandbox seeds it
 
 
-def restore_seeded(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> dict[str, list[str]]:
+def restore_seeded(api: ComposioApi, config: ComposioConfig, scenario: Scenario) -> dict[str, list[str]]:
     """Put every seeded email back as seeded (in the inbox, unread, out of the trash), whatever an
     earlier trial did to it, and return thread id -> scenario email ids.
 
@@ -157,7 +168,12 @@ def snapshot_sent(api: ComposioApi, translator: Translator, threads: dict[str, l
                 id=str(message["messageId"]),
                 thread_id=thread,
                 to=[translator.scenario_address(a) for a in addresses(message.get("to"))],
-                cc=[translator.scenario_address(a) for a in addresses(message.get("cc"))],
+                # Composio's message has no cc field: Cc (and, on the sender's copy, Bcc) are headers.
+                # The sandbox keeps Bcc recipients with Cc, so both are read as the copy list.
+                cc=[
+                    translator.scenario_address(a)
+                    for a in addresses([header(message, "Cc"), header(message, "Bcc")])
+                ],
                 subject=str(message.get("subject", "")),
                 body=str(message.get("messageText", "")),
                 thread_seed_ids=threads.get(thread, []),
@@ -166,7 +182,7 @@ def snapshot_sent(api: ComposioApi, translator: Translator, threads: dict[str, l
     return out
 
 
-def seed_inbox(api: ComposioApi, config: LiveConfig, scenario: Scenario) -> list[tuple[str, str]]:
+def seed_inbox(api: ComposioApi, config: ComposioConfig, scenario: Scenario) -> list[tuple[str, str]]:
     """Deliver the scenario's emails from the persona mailboxes; skip ones already delivered.
 
     The n-th email with a given sender and subject counts as delivered when the inbox holds at

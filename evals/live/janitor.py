@@ -9,7 +9,7 @@ from github import Github
 from notion_client import Client
 
 from evals.live import github_repo, notion_pages
-from evals.live.config import LiveConfig
+from evals.live.config import CleanupConfig
 from evals.live.naming import is_trial_name, trial_prefix
 
 
@@ -21,7 +21,7 @@ class Leftover:
 
 
 def find_leftovers(
-    gh: Github, notion: Client, config: LiveConfig, run_id: str | None = None
+    gh: Github, notion: Client, config: CleanupConfig, run_id: str | None = None
 ) -> list[Leftover]:
     """Trial repos under GITHUB_OWNER and trial pages under the Notion parent (optionally of one run)."""
 

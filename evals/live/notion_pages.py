@@ -1,9 +1,12 @@
 """A trial's Notion pages through notion-client: create them fresh, read them back, archive them.
 
 Each trial gets one container page under the configured parent, named like the trial's repo, and
-the scenario's pages inside it. Seeded blocks are mapped to scenario keys by position right after
-creation (block ids are Notion's, not ours), so the snapshot gives graders the same `key`s as the
-sandbox and tells seeded blocks from ones the agent added.
+inside it the scenario's pages under their breadcrumb pages ("Engineering" > "Infrastructure" >
+the spec), as the sandbox has them, so a search for a breadcrumb finds a page in both worlds.
+Seeded blocks are mapped to scenario keys by position right after creation (block ids are
+Notion's, not ours), so the snapshot gives graders the same `key`s as the sandbox and tells seeded
+blocks from ones the agent added. Notion indexes new pages for search asynchronously: setup waits
+until search finds every seeded page.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from typing import Any
 from notion_client import Client
 from notion_client.errors import APIResponseError
 
+from evals.errors import InfrastructureError
+from evals.live import polling
+from evals.outcome import HEADER_KEY, Block, PageSnapshot
 from evals.scenario.model import BlockSpec, PageSpec, Scenario
-from evals.world.model import HEADER_KEY, Block
-from evals.world.outcome import PageSnapshot
 
 MAX_CHILDREN = 100  # Notion's limit per create/append request
 
@@ -88,6 +92,10 @@ class SeededPage:
 class SeededNotion:
     container_id: str
     pages: list[SeededPage]
+    crumbs: dict[tuple[str, ...], str] = field(default_factory=dict)  # breadcrumb -> its page
+    # The one-row databases (and their data sources) made for pages with properties: the harness's
+    # scaffolding, which the sandbox does not have, so the agent's searches do not show them.
+    databases: set[str] = field(default_factory=set)
 
 
 def _children(notion: Client, block_id: str) -> list[dict[str, Any]]:
@@ -143,7 +151,7 @@ def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, 
     return out
 
 
-def _page_parent(notion: Client, container: str, spec: PageSpec) -> dict[str, str]:
+def _page_parent(notion: Client, container: str, spec: PageSpec, databases: set[str]) -> dict[str, str]:
     """A page under a page has only a title; one with properties gets a one-row database of its own
     whose columns are exactly its properties (text), so it reads back as the sandbox page does."""
     if not spec.properties:
@@ -157,7 +165,9 @@ def _page_parent(notion: Client, container: str, spec: PageSpec) -> dict[str, st
             initial_data_source={"properties": columns},
         )
     )
-    return {"type": "data_source_id", "data_source_id": str(database["data_sources"][0]["id"])}
+    source = str(database["data_sources"][0]["id"])
+    databases.update({str(database["id"]), source})
+    return {"type": "data_source_id", "data_source_id": source}
 
 
 def read_properties(raw: dict[str, Any]) -> dict[str, str]:
@@ -169,13 +179,13 @@ def read_properties(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _create_page(notion: Client, container: str, spec: PageSpec) -> SeededPage:
+def _create_page(notion: Client, container: str, spec: PageSpec, databases: set[str]) -> SeededPage:
     bodies = [block_body(b) for b in spec.blocks]
     properties: dict[str, Any] = {"title": {"title": rich_text(spec.title)}}
     properties.update({name: {"rich_text": rich_text(value)} for name, value in spec.properties.items()})
     page = _d(
         notion.pages.create(
-            parent=_page_parent(notion, container, spec),
+            parent=_page_parent(notion, container, spec, databases),
             properties=properties,
             children=bodies[:MAX_CHILDREN],
         )
@@ -186,21 +196,56 @@ def _create_page(notion: Client, container: str, spec: PageSpec) -> SeededPage:
     return SeededPage(spec.key, page["id"], spec.title, list(spec.path), _keys_by_position(read, spec.blocks))
 
 
-def create_container(notion: Client, parent: str, title: str) -> SeededNotion:
-    """The trial's own page under `parent`: trashing it removes everything the trial created."""
-    container = _d(
+def _titled_page(notion: Client, parent: str, title: str) -> str:
+    page = _d(
         notion.pages.create(
             parent={"type": "page_id", "page_id": parent},
             properties={"title": {"title": rich_text(title)}},
         )
     )
-    return SeededNotion(str(container["id"]), [])
+    return str(page["id"])
+
+
+def create_container(notion: Client, parent: str, title: str) -> SeededNotion:
+    """The trial's own page under `parent`: trashing it removes everything the trial created."""
+    return SeededNotion(_titled_page(notion, parent, title), [])
+
+
+def _crumb(notion: Client, seeded: SeededNotion, path: tuple[str, ...]) -> str:
+    """The page a breadcrumb names, made (with the ones above it) the first time it is needed."""
+    if not path:
+        return seeded.container_id
+    if path not in seeded.crumbs:
+        seeded.crumbs[path] = _titled_page(notion, _crumb(notion, seeded, path[:-1]), path[-1])
+    return seeded.crumbs[path]
 
 
 def seed_pages(notion: Client, seeded: SeededNotion, scenario: Scenario) -> None:
-    """Every scenario page inside the container, recorded as each is made."""
+    """Every scenario page under its breadcrumb pages inside the container, recorded as each is made."""
     for spec in scenario.pages:
-        seeded.pages.append(_create_page(notion, seeded.container_id, spec))
+        parent = _crumb(notion, seeded, tuple(spec.path))
+        seeded.pages.append(_create_page(notion, parent, spec, seeded.databases))
+
+
+def _searchable(notion: Client, page: SeededPage) -> bool:
+    found = _d(notion.search(query=page.title, filter={"property": "object", "value": "page"}))
+    wanted = page.id.replace("-", "")
+    return any(str(r.get("id", "")).replace("-", "") == wanted for r in found.get("results") or [])
+
+
+def wait_until_searchable(notion: Client, seeded: SeededNotion) -> None:
+    """Wait (bounded) until Notion's search finds every seeded page by its title, so an agent that
+    starts by searching sees what an agent in the sandbox sees."""
+    waiting = list(seeded.pages)
+
+    def all_found() -> bool | None:
+        waiting[:] = [page for page in waiting if not _searchable(notion, page)]
+        return True if not waiting else None
+
+    try:
+        polling.until(all_found, "Notion search to find the seeded pages")
+    except InfrastructureError as exc:
+        raise InfrastructureError(f"{exc} (still missing: {', '.join(p.title for p in waiting)})") from exc
 
 
 def _deleted(blocks: list[Block], seeded: dict[str, SeededBlock]) -> list[Block]:
@@ -238,6 +283,33 @@ def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
             )
         )
     return pages
+
+
+def seeded_pages(seeded: SeededNotion, scenario: Scenario, final: list[PageSnapshot]) -> list[PageSnapshot]:
+    """Each page as it was seeded, for `Outcome.seeded`: the blocks read back right after creation,
+    under their scenario keys, and the properties it was created with (its URL is the one it has)."""
+    specs = {spec.key: spec for spec in scenario.pages}
+    urls = {page.id: page.url for page in final}
+
+    def keyed(page: SeededPage, block: Block) -> Block:
+        seed = page.seeded.get(block.id)
+        children = [keyed(page, child) for child in block.children]
+        return block.model_copy(
+            update={"key": seed.key if seed else None, "created_by": "seed", "children": children}
+        )
+
+    return [
+        PageSnapshot(
+            id=page.id,
+            key=page.key,
+            title=page.title,
+            url=urls.get(page.id, ""),
+            path=page.path,
+            properties=dict(specs[page.key].properties),
+            blocks=[keyed(page, seed.block) for seed in page.seeded.values() if seed.table is None],
+        )
+        for page in seeded.pages
+    ]
 
 
 def archive_page(notion: Client, page_id: str) -> None:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from evals.errors import BadInputError
 from evals.loading import describe_validation_error, read_data, validate
 from evals.scenario.model import Email, PageSpec, Scenario
+from evals.suggest import did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -64,8 +65,11 @@ def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
     folder = scenarios_dir / name
     meta_path = folder / SCENARIO_FILE
     if not meta_path.is_file():
-        known = ", ".join(list_scenarios(scenarios_dir)) or "none"
-        raise BadInputError(f"{meta_path}: no such scenario (known: {known})")
+        names = list_scenarios(scenarios_dir)
+        raise BadInputError(
+            f"{meta_path}: no such scenario {name!r}{did_you_mean(name, names)} "
+            f"(known: {', '.join(names) or 'none'}; `evals scenarios` lists them)"
+        )
     meta = read_data(meta_path)
     if not isinstance(meta, dict):
         raise BadInputError(f"{meta_path}: expected a mapping at the top level")

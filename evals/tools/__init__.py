@@ -1,5 +1,6 @@
-"""Composio-shaped tools the agent calls: same slugs, JSON-schema inputs, `{data, successful, error}`."""
+"""Composio-shaped tools the agent calls: same slugs, JSON-schema inputs, `{data, successful, error}`.
 
-from evals.tools.base import CATALOGUE, SandboxToolset, Tool, Toolset
-
-__all__ = ["CATALOGUE", "SandboxToolset", "Tool", "Toolset"]
+`base` is the contract (Tool, Toolkit, Toolset, envelopes), `github`/`gmail`/`notion` the sandbox
+tools of each service, `catalogue.build()` joins them, and `toolset.SandboxToolset` binds them to a
+World. Nothing is imported here, so importing the contract does not load the sandbox tools.
+"""

@@ -1,9 +1,14 @@
 """What the agent sees: Composio-shaped tools over a world.
 
 A tool is a typed function whose docstring is its description and whose pydantic parameter model is
-its JSON schema (the tau2 pattern), registered under its Composio slug. Every result is the Composio
-envelope `{"data": ..., "successful": bool, "error": str | None}`; bad arguments or a refused
-operation give an error envelope, as the real service would, and the trial goes on.
+its JSON schema (the tau2 pattern), under its Composio slug. Each service module collects its tools
+in its own `Toolkit` (`TOOLS`), and `evals.tools.catalogue.build()` joins them: no module-wide
+registry filled by import side effects. Every result is the Composio envelope
+`{"data": ..., "successful": bool, "error": str | None}`; bad arguments or a refused operation give
+an error envelope, as the real service would, and the trial goes on.
+
+This module is the contract (tool, toolkit, envelope, toolset protocol); it needs the sandbox World
+only as a type, so agents and the live backend can import it without loading the sandbox.
 """
 
 from __future__ import annotations
@@ -11,11 +16,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from evals.world.model import World
+if TYPE_CHECKING:
+    from evals.world.model import World
 
 Envelope = dict[str, Any]
 P = TypeVar("P", bound=BaseModel)
@@ -52,23 +58,27 @@ class Tool:
         }
 
 
-CATALOGUE: dict[str, Tool] = {}
+class Toolkit:
+    """The tools one service module defines, by slug in definition order."""
 
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.tools: dict[str, Tool] = {}
 
-def tool(
-    slug: str, params: type[P], *, confirmed: bool = True
-) -> Callable[[Callable[[World, P], Any]], Callable[[World, P], Any]]:
-    """Register a sandbox tool. `confirmed=False` marks a schema not confirmed against Composio's."""
+    def tool(
+        self, slug: str, params: type[P], *, confirmed: bool = True
+    ) -> Callable[[Callable[[World, P], Any]], Callable[[World, P], Any]]:
+        """Add a sandbox tool. `confirmed=False` marks a schema not confirmed against Composio's."""
 
-    def register(fn: Callable[[World, P], Any]) -> Callable[[World, P], Any]:
-        if slug in CATALOGUE:
-            raise ValueError(f"tool {slug} registered twice")
-        CATALOGUE[slug] = Tool(
-            slug=slug, description=inspect.getdoc(fn) or slug, params=params, run=fn, confirmed=confirmed
-        )
-        return fn
+        def add(fn: Callable[[World, P], Any]) -> Callable[[World, P], Any]:
+            if slug in self.tools:
+                raise ValueError(f"tool {slug} defined twice in the {self.name} toolkit")
+            self.tools[slug] = Tool(
+                slug=slug, description=inspect.getdoc(fn) or slug, params=params, run=fn, confirmed=confirmed
+            )
+            return fn
 
-    return register
+        return add
 
 
 def ok(data: Any) -> Envelope:
@@ -79,7 +89,7 @@ def fail(message: str) -> Envelope:
     return {"data": {}, "successful": False, "error": message}
 
 
-def _describe(exc: ValidationError) -> str:
+def describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "arguments"
@@ -93,33 +103,3 @@ class Toolset(Protocol):
     def schemas(self) -> list[dict[str, Any]]: ...
 
     async def call(self, slug: str, args: dict[str, Any]) -> Envelope: ...
-
-
-class SandboxToolset:
-    """Tools bound to one trial's world. Nothing is shared between trials."""
-
-    def __init__(self, world: World, allow: list[str] | None = None) -> None:
-        from evals.tools import catalogue  # noqa: F401  (registers every tool)
-
-        self.world = world
-        slugs = sorted(CATALOGUE) if not allow else [s for s in sorted(CATALOGUE) if s in set(allow)]
-        self.tools = {slug: CATALOGUE[slug] for slug in slugs}
-
-    def schemas(self) -> list[dict[str, Any]]:
-        return [t.schema() for t in self.tools.values()]
-
-    def execute(self, slug: str, args: dict[str, Any]) -> Envelope:
-        found = self.tools.get(slug)
-        if found is None:
-            return fail(f"Unknown tool {slug!r}")
-        try:
-            params = found.params.model_validate(args if isinstance(args, dict) else {})
-        except ValidationError as exc:
-            return fail(_describe(exc))
-        try:
-            return ok(found.run(self.world, params))
-        except ToolError as exc:
-            return fail(str(exc))
-
-    async def call(self, slug: str, args: dict[str, Any]) -> Envelope:
-        return self.execute(slug, args)

@@ -1,5 +1,23 @@
-"""Importing this module registers every sandbox tool in `evals.tools.base.CATALOGUE`."""
+"""The sandbox tool catalogue: every service module's toolkit, joined by slug.
+
+Explicit on purpose: the list of toolkits below is the catalogue, and `build()` is the only place
+they meet, so adding a service is adding its module here.
+"""
+
+from __future__ import annotations
 
 from evals.tools import github, gmail, notion
+from evals.tools.base import Tool, Toolkit
 
-__all__ = ["github", "gmail", "notion"]
+TOOLKITS: tuple[Toolkit, ...] = (github.TOOLS, gmail.TOOLS, notion.TOOLS)
+
+
+def build(toolkits: tuple[Toolkit, ...] = TOOLKITS) -> dict[str, Tool]:
+    """Every tool by Composio slug; a slug two toolkits define is a programming error."""
+    out: dict[str, Tool] = {}
+    for toolkit in toolkits:
+        for slug, tool in toolkit.tools.items():
+            if slug in out:
+                raise ValueError(f"tool {slug} defined by more than one toolkit")
+            out[slug] = tool
+    return out

@@ -1,32 +1,41 @@
-"""GitHub tools over sandbox repos, with Composio's slugs and parameter names.
+"""GitHub tools over sandbox repos, with Composio's slugs, parameters and result shapes.
 
-Results follow the GitHub REST shapes Composio passes through (file content base64-encoded, PRs
-with `number` and `html_url`). As on GitHub, updating a file needs its current blob `sha`, and a
-wrong path is a 404-style not-found.
+Parameters follow Composio's GitHub schemas (tests/fixtures/composio/tools.json holds them). Results
+are GitHub's REST objects as Composio passes them through, with Composio's two changes: `data` is
+always an object, so a list GitHub returns arrives as `{"details": [...]}`; and
+GITHUB_GET_REPOSITORY_CONTENT on a directory gives the directory's own metadata, not its entries
+(list a directory with GITHUB_GET_A_TREE). As on GitHub, updating a file needs its current blob
+`sha`, a compare lists each changed file with its own `patch`, and a wrong path is a not-found.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-from typing import Any
+import hashlib
+from typing import Any, Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
-from evals.tools.base import Params, ToolError, tool
-from evals.world.git import (
-    GitError,
-    add_commit,
-    changed_paths,
-    diff_trees,
-    files_at,
-    history,
-    resolve,
-    unified_diff,
-)
+from evals.jsonio import canonical
+from evals.tools.base import Params, ToolError, Toolkit
+from evals.treediff import changed_paths, unified_diff
+from evals.world.git import GitError, add_commit, blob_sha, files_at, history, merge_base, resolve
 from evals.world.model import Commit, PullRequest, Repo, World
 
+TOOLS = Toolkit("github")
+tool = TOOLS.tool
+
 API = "https://api.github.com"
+WEB = "https://github.com"
+# An optional parameter Composio declares as a plain type: null is not advertised (None = omitted).
+OptStr = str | SkipJsonSchema[None]
+
+
+def listing(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Composio's `data` is an object: a list GitHub returns is wrapped under `details`."""
+    return {"details": items}
 
 
 class RepoParams(Params):
@@ -48,29 +57,132 @@ def _resolve(repo: Repo, ref: str | None) -> Commit:
         raise ToolError(str(exc)) from exc
 
 
-def _commit_json(repo: Repo, commit: Commit) -> dict[str, Any]:
+def tree_sha(entries: dict[str, str]) -> str:
+    """A directory's sha: derived from its entries (names -> shas), so equal trees share a sha."""
+    return hashlib.sha1(b"tree " + canonical(entries).encode()).hexdigest()
+
+
+def _directory(tree: dict[str, str], path: str) -> dict[str, tuple[str, str]] | None:
+    """The entries of directory `path` ('' is the root) in a flat path -> blob tree: name ->
+    (type, sha), or None when no file lives under it."""
+    prefix = f"{path}/" if path else ""
+    under: dict[str, dict[str, str]] = {}
+    out: dict[str, tuple[str, str]] = {}
+    for file_path, sha in tree.items():
+        if not file_path.startswith(prefix):
+            continue
+        name, _, rest = file_path[len(prefix) :].partition("/")
+        if rest:
+            under.setdefault(name, {})[rest] = sha
+        else:
+            out[name] = ("blob", sha)
+    for name, files in under.items():
+        out[name] = ("tree", tree_sha(files))
+    return out if out else None
+
+
+def _subtree(tree: dict[str, str], path: str) -> dict[str, str]:
+    prefix = f"{path}/" if path else ""
+    return {p[len(prefix) :]: sha for p, sha in tree.items() if p.startswith(prefix)}
+
+
+def _links(repo: Repo, path: str, sha: str, ref: str, kind: str) -> dict[str, Any]:
+    git = f"{API}/repos/{repo.full_name}/git/{'blobs' if kind == 'file' else 'trees'}/{sha}"
+    html = f"{WEB}/{repo.full_name}/{'blob' if kind == 'file' else 'tree'}/{ref}/{path}"
     return {
-        "sha": commit.sha,
-        "html_url": f"https://github.com/{repo.full_name}/commit/{commit.sha}",
-        "commit": {"message": commit.message, "author": {"name": commit.author, "date": commit.timestamp}},
-        "parents": [{"sha": s} for s in commit.parents],
+        "url": f"{API}/repos/{repo.full_name}/contents/{path}?ref={ref}",
+        "git_url": git,
+        "html_url": html,
+        "_links": {
+            "self": f"{API}/repos/{repo.full_name}/contents/{path}?ref={ref}",
+            "git": git,
+            "html": html,
+        },
     }
 
 
-def _pull_json(repo: Repo, pr: PullRequest) -> dict[str, Any]:
-    head = repo.branches.get(pr.head, "")
+def _user(name: str, date: str) -> dict[str, Any]:
+    return {"name": name, "email": f"{name}@users.noreply.github.com", "date": date}
+
+
+def _commit_json(repo: Repo, commit: Commit) -> dict[str, Any]:
+    """A commit as the REST commits endpoints give it (GET /repos/.../commits/{sha})."""
+    return {
+        "sha": commit.sha,
+        "url": f"{API}/repos/{repo.full_name}/commits/{commit.sha}",
+        "html_url": f"{WEB}/{repo.full_name}/commit/{commit.sha}",
+        "commit": {
+            "message": commit.message,
+            "author": _user(commit.author, commit.timestamp),
+            "committer": _user(commit.author, commit.timestamp),
+            "tree": {"sha": tree_sha(commit.tree)},
+        },
+        "parents": [{"sha": s, "url": f"{API}/repos/{repo.full_name}/commits/{s}"} for s in commit.parents],
+    }
+
+
+def _git_commit_json(repo: Repo, commit: Commit) -> dict[str, Any]:
+    """A commit as the Git Data API and the contents API give it (no nested `commit`)."""
+    return {
+        "sha": commit.sha,
+        "url": f"{API}/repos/{repo.full_name}/git/commits/{commit.sha}",
+        "html_url": f"{WEB}/{repo.full_name}/commit/{commit.sha}",
+        "message": commit.message,
+        "author": _user(commit.author, commit.timestamp),
+        "committer": _user(commit.author, commit.timestamp),
+        "tree": {"sha": tree_sha(commit.tree)},
+        "parents": [{"sha": s, "html_url": f"{WEB}/{repo.full_name}/commit/{s}"} for s in commit.parents],
+    }
+
+
+def _pull_json(repo: Repo, pr: PullRequest, full: bool = True) -> dict[str, Any]:
+    """A pull request as GitHub gives one (`full`), or as its list gives each (without `merged`)."""
+    url = f"{WEB}/{repo.full_name}/pull/{pr.number}"
+    merged = {"merged": pr.merged} if full else {}
     return {
         "number": pr.number,
         "title": pr.title,
         "body": pr.body,
         "state": pr.state,
-        "merged": pr.merged,
-        "html_url": f"https://github.com/{repo.full_name}/pull/{pr.number}",
+        **merged,
+        "merged_at": pr.created_at if pr.merged else None,
+        "draft": False,
+        "html_url": url,
+        "diff_url": f"{url}.diff",
+        "patch_url": f"{url}.patch",
         "url": f"{API}/repos/{repo.full_name}/pulls/{pr.number}",
         "created_at": pr.created_at,
-        "head": {"ref": pr.head, "sha": head},
-        "base": {"ref": pr.base, "sha": repo.branches.get(pr.base, "")},
+        "updated_at": pr.created_at,
+        "head": {"ref": pr.head, "sha": repo.branches.get(pr.head, ""), "label": f"{repo.owner}:{pr.head}"},
+        "base": {"ref": pr.base, "sha": repo.branches.get(pr.base, ""), "label": f"{repo.owner}:{pr.base}"},
     }
+
+
+def _file_change(repo: Repo, path: str, status: str, before: str | None, after: str | None) -> dict[str, Any]:
+    """One changed file as GitHub lists it in a compare or a pull request: counts and its own
+    patch (the hunks, without the ---/+++ file header)."""
+    hunks = [
+        line for line in unified_diff(path, before, after).splitlines() if not line.startswith(("---", "+++"))
+    ]
+    additions = sum(line.startswith("+") for line in hunks)
+    deletions = sum(line.startswith("-") for line in hunks)
+    return {
+        "sha": blob_sha(after if after is not None else before or ""),
+        "filename": path,
+        "status": status,
+        "additions": additions,
+        "deletions": deletions,
+        "changes": additions + deletions,
+        "patch": "\n".join(hunks),
+        "contents_url": f"{API}/repos/{repo.full_name}/contents/{path}",
+    }
+
+
+def _changes(repo: Repo, before: dict[str, str], after: dict[str, str]) -> list[dict[str, Any]]:
+    return [
+        _file_change(repo, path, status, before.get(path), after.get(path))
+        for path, status in changed_paths(before, after)
+    ]
 
 
 def _pull(repo: Repo, number: int) -> PullRequest:
@@ -80,64 +192,105 @@ def _pull(repo: Repo, number: int) -> PullRequest:
     raise ToolError(f"Not Found: pull request #{number}")
 
 
+def _page(items: list[Any], page: int, per_page: int) -> list[Any]:
+    return items[(page - 1) * per_page : page * per_page]
+
+
 class GetContent(RepoParams):
     path: str = Field(description="File or directory path; empty for the root.")
-    ref: str | None = Field(default=None, description="Branch, tag or commit; default branch if omitted.")
+    ref: OptStr = Field(default=None, description="Branch, tag or commit; default branch if omitted.")
 
 
 @tool("GITHUB_GET_REPOSITORY_CONTENT", GetContent)
-def get_content(world: World, p: GetContent) -> Any:
-    """Get a file (base64 content and blob sha) or, for a directory, the list of its entries."""
+def get_content(world: World, p: GetContent) -> dict[str, Any]:
+    """Get a file (base64 content and blob sha) or a directory's own metadata (not its entries: list
+    a directory with GITHUB_GET_A_TREE)."""
     repo = _repo(world, p)
+    ref = p.ref or repo.default_branch
     commit = _resolve(repo, p.ref)
     path = p.path.strip("/")
+    name = path.rsplit("/", 1)[-1]
     if path in commit.tree:
-        content = repo.blobs[commit.tree[path]]
+        sha = commit.tree[path]
+        content = repo.blobs[sha].encode()
         return {
             "type": "file",
-            "name": path.rsplit("/", 1)[-1],
-            "path": path,
-            "sha": commit.tree[path],
-            "size": len(content.encode()),
             "encoding": "base64",
-            "content": base64.b64encode(content.encode()).decode(),
+            "size": len(content),
+            "name": name,
+            "path": path,
+            "content": base64.b64encode(content).decode(),
+            "sha": sha,
+            "download_url": f"https://raw.githubusercontent.com/{repo.full_name}/{ref}/{path}",
+            **_links(repo, path, sha, ref, "file"),
         }
-    prefix = f"{path}/" if path else ""
-    entries: dict[str, dict[str, Any]] = {}
-    for file_path, sha in commit.tree.items():
-        if file_path.startswith(prefix):
-            name, _, rest = file_path[len(prefix) :].partition("/")
-            kind = "dir" if rest else "file"
-            entries.setdefault(
-                name, {"type": kind, "name": name, "path": prefix + name, "sha": sha if not rest else ""}
-            )
-    if not entries:
-        raise ToolError(f"Not Found: {p.path} at {p.ref or repo.default_branch}")
-    return sorted(entries.values(), key=lambda e: (e["type"] != "dir", e["name"]))
+    if _directory(commit.tree, path) is None:
+        raise ToolError(f"Not Found: {p.path} at {ref}")
+    sha = tree_sha(_subtree(commit.tree, path))
+    return {
+        "type": "dir",
+        "size": 0,
+        "name": name,
+        "path": path,
+        "sha": sha,
+        "download_url": None,
+        **_links(repo, path, sha, ref, "dir"),
+    }
 
 
 class GetTree(RepoParams):
-    tree_sha: str = Field(description="Branch name or commit sha.")
-    recursive: str | None = Field(default=None, description="Any value lists the whole tree.")
+    tree_sha: str = Field(description="A tree sha (a directory's), a branch name or a commit sha.")
+    recursive: OptStr = Field(default=None, description="Any value lists the whole tree.")
+
+
+def _find_tree(repo: Repo, wanted: str) -> dict[str, str]:
+    """The flat file map of the tree a ref, commit or tree sha names."""
+    try:
+        return resolve(repo, wanted).tree
+    except GitError:
+        pass
+    for commit in repo.commits.values():
+        paths = {p.rsplit("/", 1)[0] for p in commit.tree if "/" in p}
+        dirs = {"/".join(p.split("/")[: i + 1]) for p in paths for i in range(p.count("/") + 1)}
+        for directory in ["", *sorted(dirs)]:
+            files = _subtree(commit.tree, directory)
+            if tree_sha(files) == wanted:
+                return files
+    raise ToolError(f"Not Found: no tree {wanted}")
 
 
 @tool("GITHUB_GET_A_TREE", GetTree)
 def get_tree(world: World, p: GetTree) -> dict[str, Any]:
-    """List the files of a tree (the whole repository when recursive)."""
+    """List a tree's entries: a directory's files and subdirectories (every file when recursive)."""
     repo = _repo(world, p)
-    commit = _resolve(repo, p.tree_sha)
-    paths = sorted(commit.tree) if p.recursive else sorted({path.split("/")[0] for path in commit.tree})
+    files = _find_tree(repo, p.tree_sha)
+    entries: list[dict[str, Any]] = []
+    for path, sha in sorted(files.items()):
+        parts = path.split("/")
+        for depth in range(1, len(parts)) if p.recursive else ():
+            directory = "/".join(parts[:depth])
+            if not any(e["path"] == directory for e in entries):
+                entries.append({"path": directory, "mode": "040000", "type": "tree"})
+        if p.recursive:
+            entries.append({"path": path, "mode": "100644", "type": "blob", "sha": sha})
+    if not p.recursive:
+        for name, (kind, sha) in sorted((_directory(files, "") or {}).items()):
+            entries.append(
+                {"path": name, "mode": "100644" if kind == "blob" else "040000", "type": kind, "sha": sha}
+            )
+    for entry in entries:
+        if entry["type"] == "tree" and "sha" not in entry:
+            entry["sha"] = tree_sha(_subtree(files, entry["path"]))
+        if entry["type"] == "blob":
+            entry["size"] = len(repo.blobs[entry["sha"]].encode())
+        kind = "blobs" if entry["type"] == "blob" else "trees"
+        entry["url"] = f"{API}/repos/{repo.full_name}/git/{kind}/{entry['sha']}"
+    sha = tree_sha(files)
     return {
-        "sha": commit.sha,
+        "sha": sha,
+        "url": f"{API}/repos/{repo.full_name}/git/trees/{sha}",
+        "tree": entries,
         "truncated": False,
-        "tree": [
-            {
-                "path": path,
-                "type": "blob" if path in commit.tree else "tree",
-                "sha": commit.tree.get(path, ""),
-            }
-            for path in paths
-        ],
     }
 
 
@@ -145,14 +298,14 @@ class CreateOrUpdateFile(RepoParams):
     path: str = Field(description="Full path of the file.")
     message: str = Field(description="Commit message.")
     content: str = Field(description="New file content, base64 encoded.")
-    sha: str | None = Field(
-        default=None, description="Blob sha of the file being replaced; required to update."
-    )
-    branch: str | None = Field(default=None, description="Branch; the default branch if omitted.")
-    committer__name: str | None = None
-    committer__email: str | None = None
-    author__name: str | None = None
-    author__email: str | None = None
+    sha: OptStr = Field(default=None, description="Blob sha of the file being replaced; required to update.")
+    branch: OptStr = Field(default=None, description="Branch; the default branch if omitted.")
+    committer__name: OptStr = None
+    committer__email: OptStr = None
+    committer__date: OptStr = None
+    author__name: OptStr = None
+    author__email: OptStr = None
+    author__date: OptStr = None
 
 
 @tool("GITHUB_CREATE_OR_UPDATE_FILE_CONTENTS", CreateOrUpdateFile)
@@ -179,12 +332,33 @@ def create_or_update_file(world: World, p: CreateOrUpdateFile) -> dict[str, Any]
     files[path] = text
     commit = add_commit(repo, [head.sha], files, p.message, p.author__name or "agent", world.tick())
     repo.branches[branch] = commit.sha
-    return {"content": {"path": path, "sha": commit.tree[path]}, "commit": _commit_json(repo, commit)}
+    sha = commit.tree[path]
+    return {
+        "content": {
+            "type": "file",
+            "name": path.rsplit("/", 1)[-1],
+            "path": path,
+            "sha": sha,
+            "size": len(text.encode()),
+            "download_url": f"https://raw.githubusercontent.com/{repo.full_name}/{branch}/{path}",
+            **_links(repo, path, sha, branch, "file"),
+        },
+        "commit": _git_commit_json(repo, commit),
+    }
 
 
 class CreateRef(RepoParams):
     ref: str = Field(description="Fully qualified ref, e.g. refs/heads/fix-oom.")
     sha: str = Field(description="Commit sha the ref points to.")
+
+
+def _ref_json(repo: Repo, ref: str, sha: str) -> dict[str, Any]:
+    return {
+        "ref": ref,
+        "node_id": "REF_" + hashlib.sha1(f"{repo.full_name}:{ref}".encode()).hexdigest()[:16],
+        "url": f"{API}/repos/{repo.full_name}/git/{ref}",
+        "object": {"sha": sha, "type": "commit", "url": f"{API}/repos/{repo.full_name}/git/commits/{sha}"},
+    }
 
 
 @tool("GITHUB_CREATE_A_REFERENCE", CreateRef)
@@ -202,7 +376,7 @@ def create_ref(world: World, p: CreateRef) -> dict[str, Any]:
         raise ToolError("Object does not exist")
     repo.branches[name] = p.sha
     world.tick()
-    return {"ref": p.ref, "object": {"sha": p.sha, "type": "commit"}}
+    return _ref_json(repo, p.ref, p.sha)
 
 
 class GetBranch(RepoParams):
@@ -215,31 +389,54 @@ def get_branch(world: World, p: GetBranch) -> dict[str, Any]:
     repo = _repo(world, p)
     if p.branch not in repo.branches:
         raise ToolError(f"Branch not found: {p.branch}")
-    return {"name": p.branch, "commit": _commit_json(repo, repo.commits[repo.branches[p.branch]])}
+    return {
+        "name": p.branch,
+        "commit": _commit_json(repo, repo.commits[repo.branches[p.branch]]),
+        "protected": False,
+        "_links": {
+            "self": f"{API}/repos/{repo.full_name}/branches/{p.branch}",
+            "html": f"{WEB}/{repo.full_name}/tree/{p.branch}",
+        },
+    }
 
 
 class ListBranches(RepoParams):
     per_page: int = Field(default=30, ge=1, le=100)
     page: int = Field(default=1, ge=1)
+    protected: bool | SkipJsonSchema[None] = Field(
+        default=None, description="true: only protected branches (the sandbox protects none)."
+    )
 
 
 @tool("GITHUB_LIST_BRANCHES", ListBranches)
-def list_branches(world: World, p: ListBranches) -> list[dict[str, Any]]:
-    """List branches with their head commit sha."""
+def list_branches(world: World, p: ListBranches) -> dict[str, Any]:
+    """List branches with their head commit sha, under `details`."""
     repo = _repo(world, p)
-    names = sorted(repo.branches)[(p.page - 1) * p.per_page : p.page * p.per_page]
-    return [{"name": n, "commit": {"sha": repo.branches[n]}} for n in names]
+    names = [] if p.protected else sorted(repo.branches)
+    return listing(
+        [
+            {
+                "name": n,
+                "commit": {
+                    "sha": repo.branches[n],
+                    "url": f"{API}/repos/{repo.full_name}/commits/{repo.branches[n]}",
+                },
+                "protected": False,
+            }
+            for n in _page(names, p.page, p.per_page)
+        ]
+    )
 
 
 class CreatePull(RepoParams):
     head: str = Field(description="Branch with the changes.")
     base: str = Field(description="Branch to merge into.")
-    title: str | None = Field(default=None)
-    body: str | None = Field(default=None)
-    draft: bool = Field(default=False)
-    maintainer_can_modify: bool | None = None
-    head_repo: str | None = None
-    issue: int | None = None
+    title: OptStr = Field(default=None, description="Title; required unless `issue` is given.")
+    body: OptStr = Field(default=None)
+    draft: bool | SkipJsonSchema[None] = Field(default=None)
+    maintainer_can_modify: bool | SkipJsonSchema[None] = None
+    head_repo: OptStr = Field(default=None, json_schema_extra={"format": "repo.nwo"})
+    issue: int | SkipJsonSchema[None] = None
 
 
 @tool("GITHUB_CREATE_A_PULL_REQUEST", CreatePull)
@@ -251,7 +448,7 @@ def create_pull(world: World, p: CreatePull) -> dict[str, Any]:
         if name not in repo.branches:
             raise ToolError(f"Validation Failed: branch {name} does not exist")
     if not p.title:
-        raise ToolError("Validation Failed: title is required")
+        raise ToolError("Validation Failed: title is required (the sandbox has no issues to convert)")
     if repo.branches[head] == repo.branches[p.base]:
         raise ToolError(f"Validation Failed: No commits between {p.base} and {head}")
     if any(pr.head == head and pr.state == "open" for pr in repo.pulls):
@@ -270,17 +467,17 @@ def create_pull(world: World, p: CreatePull) -> dict[str, Any]:
 
 class ListPulls(RepoParams):
     state: str = Field(default="open", description="open, closed or all.")
-    head: str | None = None
-    base: str | None = None
+    head: OptStr = None
+    base: OptStr = None
     per_page: int = Field(default=30, ge=1, le=100)
     page: int = Field(default=1, ge=1)
-    sort: str | None = None
-    direction: str | None = None
+    sort: str = Field(default="created", description="created, updated, popularity or long-running.")
+    direction: OptStr = Field(default=None, description="asc or desc.")
 
 
 @tool("GITHUB_LIST_PULL_REQUESTS", ListPulls)
-def list_pulls(world: World, p: ListPulls) -> list[dict[str, Any]]:
-    """List pull requests, newest first."""
+def list_pulls(world: World, p: ListPulls) -> dict[str, Any]:
+    """List pull requests, newest first, under `details`."""
     repo = _repo(world, p)
     pulls = [pr for pr in reversed(repo.pulls) if p.state == "all" or pr.state == p.state]
     pulls = [
@@ -288,7 +485,9 @@ def list_pulls(world: World, p: ListPulls) -> list[dict[str, Any]]:
         for pr in pulls
         if (p.base is None or pr.base == p.base) and (p.head is None or p.head.endswith(pr.head))
     ]
-    return [_pull_json(repo, pr) for pr in pulls[(p.page - 1) * p.per_page : p.page * p.per_page]]
+    if p.direction == "asc":
+        pulls.reverse()
+    return listing([_pull_json(repo, pr, full=False) for pr in _page(pulls, p.page, p.per_page)])
 
 
 class GetPull(RepoParams):
@@ -309,17 +508,14 @@ class ListPullFiles(RepoParams):
 
 
 @tool("GITHUB_LIST_PULL_REQUESTS_FILES", ListPullFiles)
-def list_pull_files(world: World, p: ListPullFiles) -> list[dict[str, Any]]:
-    """List the files a pull request changes, with a patch for each."""
+def list_pull_files(world: World, p: ListPullFiles) -> dict[str, Any]:
+    """List the files a pull request changes, each with its patch, under `details`."""
     repo = _repo(world, p)
     pr = _pull(repo, p.pull_number)
-    before = files_at(repo, _resolve(repo, pr.base))
-    after = files_at(repo, _resolve(repo, pr.head))
-    rows = [
-        {"filename": path, "status": status, "patch": unified_diff(path, before.get(path), after.get(path))}
-        for path, status in changed_paths(before, after)
-    ]
-    return rows[(p.page - 1) * p.per_page : p.page * p.per_page]
+    head = _resolve(repo, pr.head)
+    base = merge_base(repo, _resolve(repo, pr.base), head)
+    changes = _changes(repo, files_at(repo, base), files_at(repo, head))
+    return listing(_page(changes, p.page, p.per_page))
 
 
 class Compare(RepoParams):
@@ -330,38 +526,53 @@ class Compare(RepoParams):
 
 @tool("GITHUB_COMPARE_TWO_COMMITS", Compare)
 def compare(world: World, p: Compare) -> dict[str, Any]:
-    """Compare two refs: the commits and files between BASE...HEAD."""
+    """Compare two refs: the commits and the changed files (each with its patch) from BASE to HEAD."""
     repo = _repo(world, p)
     base_ref, sep, head_ref = p.basehead.partition("...")
     if not sep:
         raise ToolError("basehead must look like BASE...HEAD")
     base, head = _resolve(repo, base_ref), _resolve(repo, head_ref)
-    before, after = files_at(repo, base), files_at(repo, head)
-    base_shas = {c.sha for c in history(repo, base)}
-    commits = [c for c in reversed(history(repo, head)) if c.sha not in base_shas]
+    try:
+        common = merge_base(repo, base, head)
+    except GitError as exc:
+        raise ToolError(str(exc)) from exc
+    ahead = [c for c in reversed(history(repo, head)) if c.sha not in {x.sha for x in history(repo, common)}]
+    behind = [c for c in history(repo, base) if c.sha not in {x.sha for x in history(repo, common)}]
+    status: Literal["identical", "ahead", "behind", "diverged"] = (
+        "diverged" if ahead and behind else "ahead" if ahead else "behind" if behind else "identical"
+    )
+    url = f"{WEB}/{repo.full_name}/compare/{p.basehead}"
     return {
-        "status": "ahead" if commits else "identical",
-        "ahead_by": len(commits),
-        "commits": [_commit_json(repo, c) for c in commits],
-        "files": [{"filename": path, "status": status} for path, status in changed_paths(before, after)],
-        "diff": diff_trees(before, after),
+        "url": f"{API}/repos/{repo.full_name}/compare/{p.basehead}",
+        "html_url": url,
+        "permalink_url": f"{WEB}/{repo.full_name}/compare/{base.sha[:7]}...{head.sha[:7]}",
+        "diff_url": f"{url}.diff",
+        "patch_url": f"{url}.patch",
+        "base_commit": _commit_json(repo, base),
+        "merge_base_commit": _commit_json(repo, common),
+        "status": status,
+        "ahead_by": len(ahead),
+        "behind_by": len(behind),
+        "total_commits": len(ahead),
+        "commits": [_commit_json(repo, c) for c in _page(ahead, p.page, p.per_page)],
+        "files": _page(_changes(repo, files_at(repo, common), files_at(repo, head)), p.page, p.per_page),
     }
 
 
 class ListCommits(RepoParams):
-    sha: str | None = Field(default=None, description="Branch or commit to start from.")
-    path: str | None = None
+    sha: OptStr = Field(default=None, description="Branch or commit to start from.")
+    path: OptStr = None
     per_page: int = Field(default=1, ge=1, le=100)
     page: int = Field(default=1, ge=1)
-    author: str | None = None
-    committer: str | None = None
-    since: str | None = None
-    until: str | None = None
+    author: OptStr = None
+    committer: OptStr = None
+    since: OptStr = None
+    until: OptStr = None
 
 
 @tool("GITHUB_LIST_COMMITS", ListCommits)
-def list_commits(world: World, p: ListCommits) -> list[dict[str, Any]]:
-    """List commits reachable from a ref, newest first (Composio's default page size is 1)."""
+def list_commits(world: World, p: ListCommits) -> dict[str, Any]:
+    """List commits reachable from a ref, newest first, under `details` (Composio's page size is 1)."""
     repo = _repo(world, p)
     commits = history(repo, _resolve(repo, p.sha))
     if p.path:
@@ -370,4 +581,10 @@ def list_commits(world: World, p: ListCommits) -> list[dict[str, Any]]:
             for c in commits
             if not c.parents or c.tree.get(p.path) != repo.commits[c.parents[0]].tree.get(p.path)
         ]
-    return [_commit_json(repo, c) for c in commits[(p.page - 1) * p.per_page : p.page * p.per_page]]
+    if p.author:
+        commits = [c for c in commits if p.author.lower() in c.author.lower()]
+    if p.since:
+        commits = [c for c in commits if c.timestamp >= p.since]
+    if p.until:
+        commits = [c for c in commits if c.timestamp < p.until]
+    return listing([_commit_json(repo, c) for c in _page(commits, p.page, p.per_page)])

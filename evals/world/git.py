@@ -1,4 +1,6 @@
-"""Git semantics for sandbox repos: content-addressed blobs, commits, branches, diffs.
+"""Git semantics for sandbox repos: content-addressed blobs, commits, branches, history.
+
+Diffs between two trees are in `evals.treediff`, shared with the outcome snapshots of every backend.
 
 Blob shas are computed exactly as git does (`blob <len>\\0<content>`), so an agent that learns a
 file's sha from one tool and passes it to another sees the same behaviour as on GitHub.
@@ -6,7 +8,6 @@ file's sha from one tool and passes it to another sees the same behaviour as on 
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 
 from evals.jsonio import canonical
@@ -81,32 +82,3 @@ def merge_base(repo: Repo, a: Commit, b: Commit) -> Commit:
         if commit.sha in ancestors:
             return commit
     raise GitError("no common ancestor")
-
-
-def changed_paths(before: dict[str, str], after: dict[str, str]) -> list[tuple[str, str]]:
-    """(path, status) for every path that differs: added, removed or modified."""
-    out = []
-    for path in sorted(set(before) | set(after)):
-        if path not in before:
-            out.append((path, "added"))
-        elif path not in after:
-            out.append((path, "removed"))
-        elif before[path] != after[path]:
-            out.append((path, "modified"))
-    return out
-
-
-def unified_diff(path: str, before: str | None, after: str | None) -> str:
-    lines = difflib.unified_diff(
-        (before or "").splitlines(keepends=True),
-        (after or "").splitlines(keepends=True),
-        fromfile=f"a/{path}" if before is not None else "/dev/null",
-        tofile=f"b/{path}" if after is not None else "/dev/null",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
-
-
-def diff_trees(before: dict[str, str], after: dict[str, str]) -> str:
-    return "".join(
-        unified_diff(path, before.get(path), after.get(path)) for path, _ in changed_paths(before, after)
-    )

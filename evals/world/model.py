@@ -2,7 +2,8 @@
 
 Nothing here is random or read from the wall clock: ids and timestamps derive from the scenario,
 the trial number and a logical clock that ticks once per mutation, so the same calls against the
-same seed give byte-identical snapshots.
+same seed give byte-identical snapshots. Notion blocks are stored as the outcome contract's `Block`
+(`evals.outcome`), the shape graders read, so a page snapshot is the page's blocks as they are.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
-HEADER_KEY = "header"
+from evals.outcome import Block
+
 ID_NAMESPACE = uuid.UUID("8f6a2d0e-5b1c-4c3e-9a7d-2f1e0b9c8d7a")
 
 
@@ -73,39 +75,6 @@ class Repo(Typed):
     @property
     def full_name(self) -> str:
         return f"{self.owner}/{self.name}"
-
-
-class Block(Typed):
-    """A Notion block reduced to what matters: type, plain text, and the typed fields graders read."""
-
-    id: str
-    type: str
-    text: str = ""
-    key: str | None = None
-    checked: bool | None = None
-    cells: list[str] | None = Field(
-        default=None, description="table_row cells; a table's first row is its header"
-    )
-    children: list[Block] = Field(default_factory=list)
-    archived: bool = False
-    created_by: str = "seed"
-    edited: bool = False
-    last_edited: str = ""
-
-    def walk(self) -> list[Block]:
-        """This block and every descendant, depth first."""
-        out = [self]
-        for child in self.children:
-            out.extend(child.walk())
-        return out
-
-    def row(self, key: str) -> Block | None:
-        return next((c for c in self.children if c.key == key), None)
-
-    def column(self, name: str) -> int | None:
-        """Index of a table column by its header text."""
-        header = self.children[0].cells if self.children and self.children[0].cells else []
-        return header.index(name) if name in header else None
 
 
 class Page(Typed):

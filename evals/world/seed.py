@@ -6,9 +6,10 @@ services from the same scenario data so both worlds start from the same facts.
 
 from __future__ import annotations
 
+from evals.outcome import HEADER_KEY, Block
 from evals.scenario.model import BlockSpec, PageSpec, Scenario
 from evals.world.git import add_commit
-from evals.world.model import HEADER_KEY, Block, Mailbox, Message, Notion, Page, Repo, World
+from evals.world.model import Mailbox, Message, Notion, Page, Repo, World
 
 
 def seed(scenario: Scenario, trial: int) -> World:

@@ -1,8 +1,11 @@
-"""Local stand-ins for GitHub, Notion and Composio on 127.0.0.1, all over one sandbox world.
+"""Local stand-ins for GitHub, Notion and Composio on 127.0.0.1, all over one universe.
 
 The real client libraries (PyGithub, notion-client, the composio SDK) talk to these over HTTP;
-only their base URLs differ from live use. The three fakes share one `Universe`, so a pull request
-the agent opens through (fake) Composio is what the snapshot reads back through (fake) GitHub.
+only their base URLs differ from live use. The fake Composio's GitHub and Notion tools call the
+fake GitHub and Notion over HTTP, so a pull request the agent opens through (fake) Composio is what
+the snapshot reads back through (fake) GitHub. Each fake answers in its real service's documented
+shapes (GitHub's OpenAPI description, the Notion API's objects, Composio's tool schemas), never by
+running the sandbox's tools.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ if TYPE_CHECKING:
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, body: Any) -> None:
+    def __init__(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
         super().__init__(f"HTTP {status}")
         self.status = status
         self.body = body
+        self.headers = headers or {}
 
 
 @dataclass
@@ -75,9 +79,14 @@ class Served:
 class FakeServer:
     """A tiny JSON-over-HTTP server: routes are (METHOD, path regex, handler) tried in order."""
 
-    def __init__(self, universe: Universe, routes: list[tuple[str, str, Handler]]) -> None:
+    def __init__(
+        self, universe: Universe, routes: list[tuple[str, str, Handler]], locked: bool = True
+    ) -> None:
+        """`locked`: handlers run holding the universe's lock (a server whose handlers call another
+        fake over HTTP takes the lock itself, around its own state only)."""
         self.universe = universe
         self.routes = [(m, p, re.compile(p + r"/?$"), h) for m, p, h in routes]
+        self.locked = locked
         self.served: list[Served] = []
         self.before: Callable[[Request], None] | None = None  # test hook, e.g. to hold a request
         self.denied: Any = {"message": "Bad credentials"}  # body of a 401
@@ -127,7 +136,7 @@ class FakeServer:
             body = None
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         headers = {k.lower(): v for k, v in h.headers.items()}
-        status, payload, route = 404, {"message": "Not Found"}, ""
+        status, payload, route, extra = 404, {"message": "Not Found"}, "", {}
         for method, pattern, regex, handler in self.routes:
             match = regex.match(parts.path)
             if method == h.command and match:
@@ -138,16 +147,21 @@ class FakeServer:
                         self.before(request)
                     if not self.authorised(request):
                         raise HttpError(401, self.denied)
-                    with self.universe.lock:
+                    if self.locked:
+                        with self.universe.lock:
+                            status, payload = handler(request)
+                    else:
                         status, payload = handler(request)
                 except HttpError as exc:
-                    status, payload = exc.status, exc.body
+                    status, payload, extra = exc.status, exc.body, exc.headers
                 break
         self.served.append(Served(h.command, route, parts.path, status, payload))
         data = b"" if status == 204 else json.dumps(payload).encode()
         h.send_response(status)
         h.send_header("Content-Type", "application/json; charset=utf-8")
         h.send_header("Content-Length", str(len(data)))
+        for name, value in extra.items():
+            h.send_header(name, value)
         h.end_headers()
         h.wfile.write(data)
 
@@ -183,7 +197,7 @@ class FakeServices:
         notion.start()
         parent = notion.add_root("Agent evals sandbox")
         accounts = {account: address for address, account in PERSONAS.values()}
-        composio = FakeComposio(universe, "ck-fake", accounts, TOOLKIT_VERSIONS)
+        composio = FakeComposio(universe, "ck-fake", accounts, TOOLKIT_VERSIONS, github, notion)
         composio.start()
         return cls(universe, github, notion, composio, parent)
 

@@ -1,21 +1,37 @@
-"""A fake Composio backend for the composio SDK: serves the sandbox catalogue as Composio tools
-and executes them on the shared sandbox world.
+"""A fake Composio backend for the composio SDK, built from Composio's own schemas.
 
-Calls made as the agent's connected accounts run the sandbox tool itself. A persona's connected
-account (used only by `seed-inbox`) can send mail, which lands in the agent's inbox as an inbound
-message from that persona, threaded by subject as Gmail would thread a reply.
+Tools are served with the input and output schemas of tests/fixtures/composio/tools.json (extracted
+from Composio's public dumps), never the sandbox's. A call's arguments are validated against that
+input schema, as Composio validates them; GitHub tools call the fake GitHub and Notion tools the
+fake Notion over HTTP, as Composio calls the real services, and Gmail tools work on the universe's
+mailbox; every successful result is checked against the tool's output schema, and whatever does
+not fit is recorded in `problems` (tests assert it stays empty).
+
+A persona's connected account (used only by `seed-inbox`) can send mail, which lands in the agent's
+inbox as an inbound message from that persona, threaded by subject as Gmail threads a reply.
+
+Faults for the live path's robustness tests: `fail_next(n, status, retry_after)` answers the next
+n executions with that status (e.g. 429 with Retry-After).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evals.tools import catalogue  # noqa: F401  (registers every sandbox tool)
-from evals.tools.base import CATALOGUE, SandboxToolset, Tool
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+
 from evals.world.model import Message
+from tests.composio_fixtures import composio_tools, output_problems
 from tests.fakes import FakeServer, Handler, HttpError, Request, Universe
+from tests.fakes.composio_github import ComposioGitHub, GitHubFailed
+from tests.fakes.composio_gmail import ComposioGmail, GmailFailed
+from tests.fakes.composio_notion import ComposioNotion, NotionFailed
 
-HARNESS = {"GMAIL_ADD_LABEL_TO_EMAIL"}
+if TYPE_CHECKING:
+    from tests.fakes.github_api import FakeGitHub
+    from tests.fakes.notion_api import FakeNotion
+
+FAILED = (GitHubFailed, NotionFailed, GmailFailed)
 
 
 def subject_root(subject: str) -> str:
@@ -27,39 +43,56 @@ def subject_root(subject: str) -> str:
 
 class FakeComposio(FakeServer):
     def __init__(
-        self, universe: Universe, api_key: str, personas: dict[str, str], versions: dict[str, str]
+        self,
+        universe: Universe,
+        api_key: str,
+        personas: dict[str, str],
+        versions: dict[str, str],
+        github: FakeGitHub,
+        notion: FakeNotion,
     ) -> None:
         """`personas`: connected account id -> the address that account sends from."""
         self.api_key = api_key
         self.personas = personas
         self.versions = versions
         self.executed: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+        self.faults: list[tuple[int, dict[str, str]]] = []
         self.agent_accounts = {"ca_agent_gmail"}
+        self.tools = composio_tools()
+        self.github = ComposioGitHub(github.url, github.token)
+        self.notion = ComposioNotion(notion.url, notion.token)
+        self.gmail = ComposioGmail(universe)
         routes: list[tuple[str, str, Handler]] = [
             ("GET", r"/api/v3\.1/tools", self.list_tools),
             ("POST", r"/api/v3\.1/tools/execute/(?P<slug>[A-Z0-9_]+)", self.execute),
             ("GET", r"/api/v3\.1/tools/(?P<slug>[A-Z0-9_]+)", self.get_tool),
         ]
-        super().__init__(universe, routes)
+        super().__init__(universe, routes, locked=False)  # its tools call the other fakes over HTTP
         self.denied = {"error": {"message": "Invalid API key", "code": 401}}
 
     def authorised(self, request: Request) -> bool:
         return request.headers.get("x-api-key") == self.api_key
 
-    def item(self, tool: Tool) -> dict[str, Any]:
-        version = self.versions.get(tool.toolkit, "00000000_00")
+    def fail_next(self, times: int, status: int, retry_after: str | None = None) -> None:
+        headers = {"Retry-After": retry_after} if retry_after is not None else {}
+        self.faults += [(status, headers)] * times
+
+    def item(self, slug: str) -> dict[str, Any]:
+        tool = self.tools[slug]
+        version = self.versions.get(tool["toolkit"], "00000000_00")
         return {
-            "slug": tool.slug,
-            "name": tool.slug.replace("_", " ").title(),
-            "description": tool.description,
+            "slug": slug,
+            "name": slug.replace("_", " ").title(),
+            "description": f"{slug.replace('_', ' ').capitalize()} (fake Composio).",
             "human_description": None,
-            "input_parameters": tool.params.model_json_schema(),
-            "output_parameters": {},
+            "input_parameters": tool["input"],
+            "output_parameters": tool["output"],
             "available_versions": [version],
             "version": version,
             "deprecated": {
                 "available_versions": [version],
-                "displayName": tool.slug,
+                "displayName": slug,
                 "is_deprecated": False,
                 "toolkit": {"logo": ""},
                 "version": version,
@@ -68,44 +101,12 @@ class FakeComposio(FakeServer):
             "no_auth": False,
             "scopes": [],
             "tags": [],
-            "toolkit": {"logo": "", "name": tool.toolkit.title(), "slug": tool.toolkit},
-        }
-
-    def harness_item(self, slug: str) -> dict[str, Any]:
-        """Tools the harness uses for resets, outside the agent's (sandbox) catalogue."""
-        item = self.item(CATALOGUE["GMAIL_MOVE_TO_TRASH"])
-        item.update(
-            {"slug": slug, "name": slug.title(), "description": "Add and remove labels on a message."}
-        )
-        item["input_parameters"] = {
-            "type": "object",
-            "properties": {
-                "message_id": {"type": "string"},
-                "add_label_ids": {"type": "array", "items": {"type": "string"}},
-                "remove_label_ids": {"type": "array", "items": {"type": "string"}},
-            },
-            "required": ["message_id"],
-        }
-        return item
-
-    def add_label(self, args: dict[str, Any]) -> dict[str, Any]:
-        for message in self.universe.world.mailbox.messages:
-            if message.id == args.get("message_id"):
-                removed = set(args.get("remove_label_ids") or [])
-                labels = [label for label in message.labels if label not in removed]
-                labels += [label for label in args.get("add_label_ids") or [] if label not in labels]
-                message.labels = labels
-                self.universe.world.tick()
-                return {"data": {"id": message.id, "labelIds": labels}, "successful": True, "error": None}
-        return {
-            "data": {},
-            "successful": False,
-            "error": f"Requested entity was not found: {args.get('message_id')}",
+            "toolkit": {"logo": "", "name": tool["toolkit"].title(), "slug": tool["toolkit"]},
         }
 
     def list_tools(self, request: Request) -> tuple[int, Any]:
         slugs = [s for s in request.query.get("tool_slugs", "").split(",") if s]
-        items = [self.item(CATALOGUE[s]) for s in slugs if s in CATALOGUE]
+        items = [self.item(s) for s in slugs if s in self.tools]
         return 200, {
             "items": items,
             "current_page": 1,
@@ -115,18 +116,21 @@ class FakeComposio(FakeServer):
         }
 
     def get_tool(self, request: Request) -> tuple[int, Any]:
-        if request.params["slug"] in HARNESS:
-            return 200, self.harness_item(request.params["slug"])
-        tool = CATALOGUE.get(request.params["slug"])
-        if tool is None:
+        if request.params["slug"] not in self.tools:
             raise HttpError(404, {"error": {"message": "Tool not found"}})
-        return 200, self.item(tool)
+        return 200, self.item(request.params["slug"])
 
     def execute(self, request: Request) -> tuple[int, Any]:
         slug = request.params["slug"]
         body = request.body or {}
-        self.executed.append({"slug": slug, **body})
-        if slug not in CATALOGUE and slug not in HARNESS:
+        with self.universe.lock:
+            self.executed.append({"slug": slug, **body})
+            if self.faults:
+                status, headers = self.faults.pop(0)
+                raise HttpError(
+                    status, {"error": {"message": f"fake fault {status}", "code": status}}, headers
+                )
+        if slug not in self.tools:
             raise HttpError(404, {"error": {"message": "Tool not found"}})
         args = body.get("arguments") or {}
         account = body.get("connected_account_id")
@@ -135,19 +139,34 @@ class FakeComposio(FakeServer):
             raise HttpError(
                 400, {"error": {"message": f"Connected account {account} not found", "code": 1803}}
             )
+        errors = sorted(Draft202012Validator(self.tools[slug]["input"]).iter_errors(args), key=str)
+        if errors:
+            where = "/".join(map(str, errors[0].absolute_path)) or "arguments"
+            raise HttpError(
+                400, {"error": {"message": f"Invalid request data provided: {where}: {errors[0].message}"}}
+            )
         if sender is not None:
-            result = self.persona_send(sender, slug, args)
-        elif slug == "GMAIL_ADD_LABEL_TO_EMAIL":
-            result = self.add_label(args)
+            with self.universe.lock:
+                result = self.persona_send(sender, slug, args)
         else:
-            result = SandboxToolset(self.universe.world).execute(slug, args)
-        data = result["data"]
-        return 200, {
-            "data": data if isinstance(data, dict) else {"details": data},
-            "error": result["error"],
-            "successful": result["successful"],
-            "log_id": f"log_{len(self.executed)}",
-        }
+            result = self.run(slug, args)
+        if result["successful"]:
+            self.problems += output_problems(slug, result)
+        return 200, {**result, "log_id": f"log_{len(self.executed)}"}
+
+    def run(self, slug: str, args: dict[str, Any]) -> dict[str, Any]:
+        toolkit = self.tools[slug]["toolkit"]
+        try:
+            if toolkit == "github":
+                data = self.github.run(slug, args)
+            elif toolkit == "notion":
+                data = self.notion.run(slug, args)
+            else:
+                with self.universe.lock:
+                    data = self.gmail.run(slug, args)
+        except FAILED as exc:
+            return {"data": {}, "error": str(exc), "successful": False}
+        return {"data": data, "error": None, "successful": True}
 
     def persona_send(self, sender: str, slug: str, args: dict[str, Any]) -> dict[str, Any]:
         """A persona's mailbox only sends (seed-inbox): deliver it into the agent's inbox."""

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 FORBIDDEN = "Resource not accessible by integration"
+USER_DOCS = "https://docs.github.com/rest/users/users#get-the-authenticated-user"
 
 
 @dataclass
@@ -25,6 +26,7 @@ class Comment:
     issue: int
     body: str
     user: str
+    user_type: str = "User"
 
 
 @dataclass
@@ -34,10 +36,12 @@ class IssueState:
     pulls: set[int]
     token: str
     login: str = "github-actions[bot]"
+    token_is_user: bool = False
     read_only: bool = False
     comments: list[Comment] = field(default_factory=list)
     requests: list[tuple[str, str]] = field(default_factory=list)
     next_id: int = 1000
+    server_error: int | None = None  # answer every request with this 5xx (GitHub having a bad day)
 
 
 class FakeGitHubIssues:
@@ -66,9 +70,13 @@ class FakeGitHubIssues:
         self.server.server_close()
         self.thread.join()
 
-    def add_comment(self, issue: int, body: str, user: str = "octocat") -> Comment:
+    def add_comment(
+        self, issue: int, body: str, user: str = "octocat", user_type: str | None = None
+    ) -> Comment:
+        """A comment by `user`; its type is "Bot" for a `[bot]` login (GitHub's apps), else "User"."""
+        kind = user_type or ("Bot" if user.endswith("[bot]") else "User")
         with self.lock:
-            comment = Comment(self.state.next_id, issue, body, user)
+            comment = Comment(self.state.next_id, issue, body, user, kind)
             self.state.next_id += 1
             self.state.comments.append(comment)
             return comment
@@ -113,9 +121,22 @@ class FakeGitHubIssues:
             "url": f"{self.url}/repos/{full}/issues/comments/{c.id}",
             "html_url": f"https://github.com/{full}/pull/{c.issue}#issuecomment-{c.id}",
             "issue_url": f"{self.url}/repos/{full}/issues/{c.issue}",
-            "user": {"login": c.user, "id": 4},
+            "user": self.user_json(c.user, c.user_type),
+            "author_association": "NONE" if c.user_type == "Bot" else "MEMBER",
             "created_at": "2026-11-30T00:00:00Z",
             "updated_at": "2026-11-30T00:00:00Z",
+        }
+
+    def user_json(self, login: str, kind: str) -> dict[str, Any]:
+        """A simple user as GitHub embeds it (login, id, type, url...); ids are stable per login."""
+        return {
+            "login": login,
+            "id": 41898282 if login == "github-actions[bot]" else 5000 + sum(map(ord, login)),
+            "node_id": f"U_{login}",
+            "url": f"{self.url}/users/{login}",
+            "html_url": f"https://github.com/{login}",
+            "type": kind,
+            "site_admin": False,
         }
 
     # --- routing ---------------------------------------------------------------------------------
@@ -126,8 +147,14 @@ class FakeGitHubIssues:
         s = self.state
         base = f"/repos/{s.owner}/{s.repo}"
         self.state.requests.append((method, path))
+        if s.server_error is not None:
+            return s.server_error, {"message": "Server Error"}, {}
         if path == base and method == "GET":
             return 200, self.repo_json(), {}
+        if path == "/user" and method == "GET":
+            if not s.token_is_user:  # an installation token has no user
+                return 403, {"message": FORBIDDEN, "documentation_url": USER_DOCS, "status": "403"}, {}
+            return 200, self.user_json(s.login, "User"), {}
         if m := re.fullmatch(re.escape(base) + r"/issues/(\d+)", path):
             number = int(m[1])
             if number not in s.pulls:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from evals.world.outcome import Outcome, RepoSnapshot
+from evals.outcome import Outcome, RepoSnapshot
 
 
 def primary_repo(outcome: Outcome) -> RepoSnapshot:

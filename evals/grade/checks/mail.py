@@ -12,7 +12,7 @@ import re
 
 from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.world.outcome import SentMail
+from evals.outcome import SentMail
 
 BULLET = re.compile(r"^\s*(?:[-*•▪◦]|\d{1,2}[.)])\s+\S")
 HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*\s*:?\s*$|[A-Z][A-Z0-9 /&-]{3,}:?\s*$)")

@@ -14,8 +14,7 @@ import re
 from evals.grade.checks.common import mentions_pr, primary_repo
 from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.world.model import Block
-from evals.world.outcome import Outcome, PageSnapshot
+from evals.outcome import Block, Outcome, PageSnapshot
 
 HEADINGS = {"heading_1", "heading_2", "heading_3"}
 

@@ -1,19 +1,56 @@
-"""The outcome snapshot: the final state graders read, identical in shape for sandbox and live worlds.
+"""The outcome contract: the final state graders read, one shape whichever backend made it.
 
 Graders see artefacts, never the agent's claims: the files at every PR head and on the default
-branch, every Notion page's blocks, every message the agent sent.
+branch, every Notion page's blocks, every message the agent sent, and what the backend seeded
+before the agent's first call (to tell "changed" from "as seeded"). Both backends build these
+models (the sandbox in `evals.world.snapshot`, live in `evals.live`), and checks import only this
+module, so it depends on neither world.
 """
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evals.world.git import changed_paths, diff_trees, files_at, merge_base, resolve
-from evals.world.model import Block, Repo, World
+from evals.treediff import changed_paths, diff_trees
+
+HEADER_KEY = "header"  # the key of a seeded table's header row, in both worlds
 
 
 class Snap(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class Block(Snap):
+    """A Notion block reduced to what matters: type, plain text, and the typed fields graders read."""
+
+    id: str
+    type: str
+    text: str = ""
+    key: str | None = None
+    checked: bool | None = None
+    cells: list[str] | None = Field(
+        default=None, description="table_row cells; a table's first row is its header"
+    )
+    children: list[Block] = Field(default_factory=list)
+    archived: bool = False
+    created_by: str = "seed"
+    edited: bool = False
+    last_edited: str = ""
+
+    def walk(self) -> list[Block]:
+        """This block and every descendant, depth first."""
+        out = [self]
+        for child in self.children:
+            out.extend(child.walk())
+        return out
+
+    def row(self, key: str) -> Block | None:
+        return next((c for c in self.children if c.key == key), None)
+
+    def column(self, name: str) -> int | None:
+        """Index of a table column by its header text."""
+        header = self.children[0].cells if self.children and self.children[0].cells else []
+        return header.index(name) if name in header else None
 
 
 class SentMail(Snap):
@@ -89,6 +126,13 @@ class PageSnapshot(Snap):
     created_by: str = "seed"
 
 
+class SeededState(Snap):
+    """What the backend seeded, as it stood before the agent's first call, beyond what the outcome
+    already carries (each repo's `seed_files`; seeded mail is never in `sent`)."""
+
+    pages: list[PageSnapshot] = Field(default_factory=list)
+
+
 class Outcome(Snap):
     scenario: str
     trial: int
@@ -96,6 +140,9 @@ class Outcome(Snap):
     repos: list[RepoSnapshot] = Field(default_factory=list)
     pages: list[PageSnapshot] = Field(default_factory=list)
     sent: list[SentMail] = Field(default_factory=list)
+    seeded: SeededState | None = Field(
+        default=None, description="recorded by the backend; absent from outcomes written before it was"
+    )
 
     def page(self, key: str) -> PageSnapshot | None:
         return next((p for p in self.pages if p.key == key), None)
@@ -104,9 +151,28 @@ class Outcome(Snap):
         wanted = address.lower()
         return [m for m in self.sent if wanted in (a.lower() for a in [*m.to, *m.cc])]
 
-
-def _pull_url(repo: Repo, number: int) -> str:
-    return f"https://github.com/{repo.full_name}/pull/{number}"
+    def as_seeded(self) -> Outcome | None:
+        """The world as the backend seeded it, in the outcome's own shape (each repo's default branch
+        at its seed files, no PRs or other branches, the seeded pages, nothing sent), or None when
+        this outcome did not record it. Checks contrast the two: "this row still reads as seeded".
+        The pages are the recorded ones, not copies: checks read them and never change them."""
+        if self.seeded is None:
+            return None
+        repos = [
+            repo_snapshot(
+                full_name=r.full_name,
+                default_branch=r.default_branch,
+                seed_files=r.seed_files,
+                main_files=dict(r.seed_files),
+                pulls=[],
+                branches={},
+            )
+            for r in self.repos
+        ]
+        pages = list(self.seeded.pages)
+        return Outcome(
+            scenario=self.scenario, trial=self.trial, backend=self.backend, repos=repos, pages=pages
+        )
 
 
 def pull_snapshot(
@@ -158,77 +224,4 @@ def repo_snapshot(
         main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
         pulls=pulls,
         branches=dict(sorted(branches.items())),
-    )
-
-
-def snapshot_repo(repo: Repo) -> RepoSnapshot:
-    pulls = []
-    for pr in repo.pulls:
-        head = resolve(repo, pr.head)
-        base = merge_base(repo, resolve(repo, pr.base), head)
-        pulls.append(
-            pull_snapshot(
-                number=pr.number,
-                title=pr.title,
-                body=pr.body,
-                head=pr.head,
-                base=pr.base,
-                state=pr.state,
-                merged=pr.merged,
-                url=_pull_url(repo, pr.number),
-                head_sha=head.sha,
-                before=files_at(repo, base),
-                after=files_at(repo, head),
-            )
-        )
-    return repo_snapshot(
-        full_name=repo.full_name,
-        default_branch=repo.default_branch,
-        seed_files=files_at(repo, repo.commits[repo.seed_commit]),
-        main_files=files_at(repo, resolve(repo, repo.default_branch)),
-        pulls=pulls,
-        branches=repo.branches,
-    )
-
-
-def outcome(world: World) -> Outcome:
-    seeded = {m.id: m.seed_id for m in world.mailbox.messages if m.seed_id}
-    by_thread: dict[str, list[str]] = {}
-    for message in world.mailbox.messages:
-        if message.seed_id:
-            by_thread.setdefault(message.thread_id, []).append(message.seed_id)
-    sent = [
-        SentMail(
-            id=m.id,
-            thread_id=m.thread_id,
-            to=m.to,
-            cc=m.cc,
-            subject=m.subject,
-            body=m.body,
-            in_reply_to=m.in_reply_to,
-            thread_seed_ids=by_thread.get(m.thread_id, []),
-        )
-        for m in world.mailbox.messages
-        if "SENT" in m.labels and m.id not in seeded
-    ]
-    pages = [
-        PageSnapshot(
-            id=p.id,
-            key=p.key,
-            title=p.title,
-            url=p.url,
-            path=p.path,
-            properties=p.properties,
-            blocks=p.blocks,
-            archived=p.archived,
-            created_by=p.created_by,
-        )
-        for p in world.notion.pages
-    ]
-    return Outcome(
-        scenario=world.scenario,
-        trial=world.trial,
-        repos=[snapshot_repo(r) for _, r in sorted(world.repos.items())],
-        pages=pages,
-        sent=sent,
     )

@@ -1,0 +1,43 @@
+"""`trend`: the nightly trend of baseline/history.jsonl as Mermaid charts, with a drift notice."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from evals.commands.common import add_config, load_project
+from evals.errors import ExitCode
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser("trend", help="print the nightly trend (Mermaid charts) and any drift")
+    add_config(parser)
+    parser.add_argument(
+        "--history", type=Path, help="history file (default: history.jsonl next to the baseline)"
+    )
+    parser.add_argument("--nights", type=int, default=30, help="how many of the last nights (default 30)")
+    parser.add_argument("--out", type=Path, help="also write the Markdown to this file")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> ExitCode:
+    """Print the trend; in GitHub Actions also append it to the job summary (GitHub renders Mermaid)."""
+    from evals.commands.baseline import HISTORY_FILE
+    from evals.report import OPT_OUT
+    from evals.trend import load_history, render_trend
+
+    config, project = load_project(args.config)
+    path = args.history or (project / config.baseline).parent / HISTORY_FILE
+    nights = load_history(path)
+    latest_max = next((n.total.max for n in reversed(nights) if n.total.max), 0.0)
+    text = render_trend(nights, config.threshold.allowed_drop(latest_max or 0.0), max(1, args.nights))
+    print(text, end="")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary and os.environ.get(OPT_OUT, "").lower() not in ("0", "false", "off", "no"):
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write("\n" + text)
+    return ExitCode.PASS

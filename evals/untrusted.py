@@ -1,0 +1,52 @@
+"""Text the agent, a service or an error message wrote, made safe to show.
+
+The report is posted as a PR comment under the bot's name and appended to the job summary; console
+lines are parsed by the Actions runner. Such text must be shown, never obeyed: no HTML or Markdown
+of its own (`</details><h2>pass</h2>`, `<img>`, links), no `@mention` that pings someone, no copy of
+the report's hidden marker, and no line that starts a workflow command (`::error`, `##[...]`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+# Markdown punctuation that works inline (the text never starts a line of the page): emphasis, links and
+# images, code spans, table cells, strikethrough, issue references; escaped with a backslash, which
+# GitHub renders as the plain character. `<`, `>` and `&` are HTML-escaped instead.
+# An underscore inside a word (FLAG_THRESHOLD) never starts emphasis in GFM, so it stays as written.
+_MARKDOWN = re.compile(r"([\\`*\[\]!#|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+# GitHub links @name and @org/team when the @ follows a non-word character; a zero-width space after
+# the @ keeps the text readable and the mention unlinked.
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+ZWSP = "\u200b"
+
+
+def flat(text: object, limit: int) -> str:
+    """One line, whitespace collapsed, at most `limit` characters."""
+    line = " ".join(str(text).split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def md_text(text: object, limit: int = 300) -> str:
+    """Untrusted text as inert Markdown: one line, HTML-escaped, Markdown punctuation escaped,
+    @mentions broken. Safe in a paragraph, a list item or a table cell."""
+    line = _MARKDOWN.sub(r"\\\1", flat(text, limit))
+    line = html.escape(line, quote=False)
+    return _MENTION.sub("@" + ZWSP, line)
+
+
+def md_code(text: object, limit: int = 200) -> str:
+    """Untrusted text inside a code span (shown verbatim, nothing rendered): one line, backticks
+    replaced (a backtick would close the span), pipes escaped (a table would split the cell), and
+    HTML comment openers broken so no copy of the report's hidden marker appears even here."""
+    line = flat(text, limit).replace("`", "'").replace("|", "\\|").replace("<!--", "<!-" + ZWSP + "-")
+    return f"`{line}`" if line else ""
+
+
+def console_line(text: object, limit: int = 2000) -> str:
+    """Untrusted text for a console line the Actions runner reads: one line (no newline can start a
+    second one), no `##[` anywhere (the runner's old command syntax) and no leading `::` (its
+    current one; the runner trims leading whitespace before looking)."""
+    line = flat(text, limit).replace("##[", "#" + ZWSP + "#[")
+    return "› " + line if line.startswith("::") else line

@@ -1,0 +1,232 @@
+"""What the viewer shows, read from a run directory through the typed records.
+
+run.json (`read_meta`), results.jsonl (`read_records`), summary.json (`Summary`) and, per trial under
+trials/<scenario>/<n>/, transcript.json (`Transcript`), outcome.json (`Outcome`) and grade.json
+(`TrialGrade`). The result is plain JSON, inlined into one HTML page.
+
+Kept small enough for 100 trials in one page (under 10 MB): long strings are cut (`MAX_STRING`), a
+large tool result is shown as its first `MAX_VALUE` characters (the whole is in the trial's
+transcript.json), files as the PR's diff rather than whole trees, and Notion pages only by what the
+agent changed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from evals.agents.base import ToolCall, Transcript
+from evals.errors import BadInputError
+from evals.grade.grader import TrialGrade
+from evals.loading import read_json_object
+from evals.outcome import Block, Outcome, PageSnapshot
+from evals.records import TrialRecord, read_meta, read_records
+from evals.summary import Summary
+
+MAX_STRING = 2_000
+MAX_VALUE = 20_000
+MAX_DIFF = 20_000
+
+
+def clip(value: Any, limit: int = MAX_STRING) -> Any:
+    """A JSON value with every string cut to `limit` characters (saying how much was cut)."""
+    if isinstance(value, str):
+        return value if len(value) <= limit else f"{value[:limit]}… [{len(value) - limit} more characters]"
+    if isinstance(value, list):
+        return [clip(v, limit) for v in value]
+    if isinstance(value, dict):
+        return {str(k): clip(v, limit) for k, v in value.items()}
+    return value
+
+
+def bounded(value: Any, where: str) -> Any:
+    """A tool call's arguments or result, shown whole when small; a large one as the first
+    `MAX_VALUE` characters of its indented JSON, saying where the rest is."""
+    value = clip(value)
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if len(text) <= MAX_VALUE:
+        return value
+    return f"{text[:MAX_VALUE]}\n… [{len(text) - MAX_VALUE} more characters in {where}]"
+
+
+def _tool_entry(
+    call: ToolCall | None, name: str, args: Any, where: str = "transcript.json"
+) -> dict[str, Any]:
+    if call is None:  # the model asked for a tool the harness did not run (not on the allow-list)
+        return {
+            "kind": "tool",
+            "tool": name,
+            "args": bounded(args, where),
+            "ok": False,
+            "result": None,
+            "index": None,
+        }
+    return {
+        "kind": "tool",
+        "index": call.index,
+        "tool": call.tool,
+        "args": bounded(call.args, where),
+        "result": bounded(call.result, where),
+        "ok": bool(call.result.get("successful", True)) and not call.result.get("error"),
+        "latency_s": round(call.latency_s, 4),
+    }
+
+
+def timeline(transcript: Transcript) -> list[dict[str, Any]]:
+    """Model turns and tool calls in order. A model agent's messages give the turns (text, then the
+    tool calls it asked for, matched in order to the calls the harness recorded); an agent without
+    messages (a replay, a custom agent) has its tool calls and final text."""
+    calls = list(transcript.tool_calls)
+    entries: list[dict[str, Any]] = []
+    turn = 0
+    for message in transcript.messages:
+        if message.get("role") != "assistant" or not isinstance(message.get("content"), list):
+            continue
+        turn += 1
+        for block in message["content"]:
+            if block.get("type") == "text" and block.get("text", "").strip():
+                entries.append({"kind": "model", "turn": turn, "text": clip(block["text"], 8_000)})
+            elif block.get("type") == "tool_use":
+                name = str(block.get("name", ""))
+                call = calls.pop(0) if calls and calls[0].tool == name else None
+                entries.append({**_tool_entry(call, name, block.get("input") or {}), "turn": turn})
+    entries += [_tool_entry(call, call.tool, call.args) for call in calls]
+    if not transcript.messages and transcript.final_text:
+        entries.append({"kind": "model", "turn": None, "text": clip(transcript.final_text, 8_000)})
+    return entries
+
+
+def _changed_blocks(blocks: list[Block]) -> list[dict[str, Any]]:
+    out = []
+    for block in blocks:
+        for b in block.walk():
+            state = (
+                "added"
+                if b.created_by != "seed"
+                else "archived"
+                if b.archived
+                else "edited"
+                if b.edited
+                else ""
+            )
+            if state:
+                text = " | ".join(b.cells) if b.cells is not None else b.text
+                out.append({"state": state, "type": b.type, "text": clip(text), "checked": b.checked})
+    return out
+
+
+def _page(page: PageSnapshot) -> dict[str, Any] | None:
+    changed = _changed_blocks(page.blocks)
+    created = page.created_by != "seed"
+    if not changed and not created and not page.archived:
+        return None
+    return {
+        "title": page.title,
+        "url": page.url,
+        "created": created,
+        "archived": page.archived,
+        "changed": changed,
+        "unchanged": sum(len(b.walk()) for b in page.blocks) - len(changed),
+    }
+
+
+def outcome_view(outcome: Outcome) -> dict[str, Any]:
+    """What the agent left behind: each PR with its diff, pushes to the default branch, the Notion
+    blocks it added, edited or archived, and the mail it sent."""
+    pulls = [
+        {
+            "repo": repo.full_name,
+            "number": pr.number,
+            "title": pr.title,
+            "body": clip(pr.body),
+            "state": "merged" if pr.merged else pr.state,
+            "url": pr.url,
+            "changed": pr.changed,
+            "diff": clip(pr.diff, MAX_DIFF),
+        }
+        for repo in outcome.repos
+        for pr in repo.pulls
+    ]
+    pushed = [
+        {"repo": r.full_name, "branch": r.default_branch, "changed": r.main_changed} for r in outcome.repos
+    ]
+    return {
+        "pulls": pulls,
+        "pushed": [p for p in pushed if p["changed"]],
+        "pages": [v for page in outcome.pages if (v := _page(page)) is not None],
+        "sent": [clip(mail.model_dump(exclude={"thread_seed_ids"})) for mail in outcome.sent],
+    }
+
+
+def _read(path: Path, model: type[Any]) -> Any | None:
+    """A trial file as its model, or None when it is missing or unreadable (an errored trial)."""
+    if not path.is_file():
+        return None
+    try:
+        return model.model_validate(read_json_object(path, "a trial file"))
+    except (BadInputError, ValidationError):
+        return None
+
+
+def trial_view(run_dir: Path, record: TrialRecord) -> dict[str, Any]:
+    tdir = run_dir / "trials" / record.scenario / str(record.trial)
+    transcript: Transcript | None = _read(tdir / "transcript.json", Transcript)
+    outcome: Outcome | None = _read(tdir / "outcome.json", Outcome)
+    grade: TrialGrade | None = record.grade or _read(tdir / "grade.json", TrialGrade)
+    return {
+        "scenario": record.scenario,
+        "trial": record.trial,
+        "status": record.status,
+        "error": record.error or (transcript.error if transcript else None),
+        "total": grade.total if grade else None,
+        "max": grade.max_scored if grade else None,
+        "passed": grade.passed if grade else None,
+        "metrics": record.metrics.model_dump(mode="json"),
+        "termination": transcript.termination if transcript else None,
+        "parts": [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else [],
+        "failed": [p.id for p in grade.parts if p.status == "failed"] if grade else [],
+        "timeline": timeline(transcript) if transcript else [],
+        "outcome": outcome_view(outcome) if outcome else None,
+    }
+
+
+def run_view(run_dir: Path) -> dict[str, Any]:
+    """Everything the page shows, as one JSON object."""
+    meta = read_meta(run_dir)
+    records = read_records(run_dir / "results.jsonl")
+    summary_path = run_dir / "summary.json"
+    summary = None
+    if summary_path.is_file():
+        try:
+            summary = Summary.model_validate(read_json_object(summary_path, "a run summary"))
+        except ValidationError as exc:
+            raise BadInputError(
+                f"{summary_path}: not a summary this version reads ({exc.error_count()} errors)"
+            ) from exc
+    return {
+        "run": run_dir.name,
+        "meta": meta.dump(),
+        "summary": _summary_view(summary) if summary else None,
+        "trials": [trial_view(run_dir, r) for r in records],
+    }
+
+
+def _summary_view(summary: Summary) -> dict[str, Any]:
+    """The verdict, totals and criteria vs baseline; per-trial parts come from the trials themselves."""
+    titles = {
+        (name if summary.several else "") + ("/" if summary.several else "") + c: v.title
+        for name, agg in summary.scenarios.items()
+        for c, v in agg.criteria.items()
+    }
+    data = summary.model_dump(
+        mode="json", include={"verdict", "reasons", "notices", "total", "gate", "adaptive"}
+    )
+    data["criteria"] = {
+        key: {**item.model_dump(mode="json"), "title": titles.get(key, "")}
+        for key, item in summary.criteria.items()
+    }
+    data["categories"] = {key: item.model_dump(mode="json") for key, item in summary.categories.items()}
+    return data

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# PR only, the gate: the verdict by the base's eval definition (this checkout: baseline, threshold,
+# gate settings, rubric, checks) from the trials' records in RUN_DIR, never from the run's own
+# summary.json/report.md. Lists the definition files the head (HEAD_DIR, read as data) edits at the
+# top of the report. A missing or unreadable run is `error`. Writes verdict, state, description and
+# exit_code to $GITHUB_OUTPUT for the status, comment and final steps; this step itself exits 0 so
+# the status is always posted (the job's last step fails with the verdict's exit code).
+# Inputs (env): RUN_DIR, HEAD_DIR (default pr-head), EVALS_SCENARIOS (the scenarios the run must cover).
+set -euo pipefail
+exec python -m evals.pr_head verdict --run "${RUN_DIR:?RUN_DIR is required}" --head "${HEAD_DIR:-pr-head}"
