@@ -12,7 +12,8 @@ decided). The parts left out are named.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
@@ -20,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
 from evals.baseline import Baseline, BaselineScenario
 from evals.config import GateConfig, Threshold
-from evals.fingerprint import differences
+from evals.guards import GuardCounts, GuardTest, test_guards
+from evals.part_fingerprint import comparability
 from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
 
@@ -70,6 +72,23 @@ class TotalComparison(Compared):
     budget: int
 
 
+class GuardComparison(Compared):
+    """One guard part, baseline against run: full-marks trials among those in which it was scored."""
+
+    scenario: str
+    part: str
+    baseline_passed: int
+    baseline_trials: int
+    passed: int
+    trials: int
+    baseline_pass_rate: float | None
+    pass_rate: float | None
+    p_value: float = Field(description="one-sided Fisher exact: the run passes it less often")
+    p_adjusted: float = Field(description="Holm-adjusted across every guard of the run")
+    alpha: float
+    regressed: bool
+
+
 class Comparison(Compared):
     """What compare found. `errored` and `changed` stop the comparison before any number is made;
     the verdict (evals/gate.py) turns this into pass, regression, and so on."""
@@ -80,7 +99,13 @@ class Comparison(Compared):
     notices: list[str] = Field(default_factory=list)
     scenarios: dict[str, ScenarioComparison] = Field(default_factory=dict)
     total: TotalComparison | None = None
+    guards: list[GuardComparison] = Field(default_factory=list)
     estimate: SkipValidation[Estimate | None] = Field(default=None, exclude=True, repr=False)
+    guard_tests: SkipValidation[list[GuardTest]] = Field(default_factory=list, exclude=True, repr=False)
+
+    @property
+    def regressed_guards(self) -> list[GuardComparison]:
+        return [g for g in self.guards if g.regressed]
 
 
 def delta(a: float | None, b: float | None) -> float | None:
@@ -103,13 +128,14 @@ def _fill(scores: dict[str, float | None], parts: list[str], means: dict[str, fl
     return sum(v if (v := scores.get(p)) is not None else means[p] for p in parts)
 
 
-def shared_parts(agg: ScenarioAggregate, base: BaselineScenario) -> Shared:
+def shared_parts(agg: ScenarioAggregate, base: BaselineScenario, changed: Sequence[str] = ()) -> Shared:
+    """The parts scored on both sides, less those whose definition `changed` since the baseline."""
     run_means = {p: v.mean for p, v in agg.parts.items() if v.mean is not None}
     base_means = {p: v for p, v in base.parts.items() if v is not None}
-    parts = [p for p in agg.parts if p in run_means and p in base_means]
+    parts = [p for p in agg.parts if p in run_means and p in base_means and p not in changed]
     return Shared(
         parts=parts,
-        excluded=[p for p in agg.parts if p not in parts],
+        excluded=[p for p in agg.parts if p not in parts and p not in changed],
         mean_run=round(sum(run_means[p] for p in parts), 4),
         mean_base=round(sum(base_means[p] for p in parts), 4),
         run_totals=[_fill(t, parts, run_means) for t in agg.total.per_trial_parts],
@@ -156,12 +182,14 @@ def baseline_rates(base: BaselineScenario, k: int, pass_threshold: float) -> Pas
     return at_k.model_copy(update={"pass_at_1": base.pass_at_1})
 
 
-def _scenario(agg: ScenarioAggregate, base: BaselineScenario, shared: Shared) -> ScenarioComparison:
+def _scenario(
+    agg: ScenarioAggregate, base: BaselineScenario, shared: Shared, changed: Sequence[str]
+) -> ScenarioComparison:
     return ScenarioComparison(
         baseline=shared.mean_base,
         run=shared.mean_run,
         delta=round(shared.mean_run - shared.mean_base, 4),
-        excluded_parts=shared.excluded,
+        excluded_parts=[*shared.excluded, *changed],
         k=agg.k,
         baseline_k=len(base.trials),
         baseline_pass=baseline_rates(base, agg.k, agg.pass_threshold),
@@ -190,6 +218,25 @@ class Settings:
     threshold: Threshold
     gate: GateConfig
     max_error_share: float = 0.5
+    guards: dict[str, list[str]] = field(default_factory=dict)  # scenario -> its guard parts, rubric order
+
+
+def _scenario_notices(name: str, agg: ScenarioAggregate, base: BaselineScenario, shared: Shared) -> list[str]:
+    """What a reviewer should know about how one scenario was compared."""
+    notices = []
+    if shared.excluded:
+        notices.append(
+            f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
+            f"{', '.join(shared.excluded)}"
+        )
+    suspect = never_scored(agg, base, shared.parts)
+    if suspect:
+        notices.append(
+            f"{name}: suspect the task: {', '.join(suspect)} scored 0 in every trial of both the "
+            "baseline and this run (0 % pass@k almost always means a task or grader bug, "
+            "not a hopeless agent)"
+        )
+    return notices
 
 
 def compare(
@@ -205,9 +252,12 @@ def compare(
     if baseline is None:
         result.no_baseline = True
         return result
-    result.changed = differences(baseline.fingerprint, fingerprint)
+    points_of = {name: agg.max_points for name, agg in aggregates.items()}
+    allowed = comparability(baseline.fingerprint, fingerprint, points_of, settings.gate.max_changed_percent)
+    result.changed = allowed.blocking
     if result.changed:
         return result
+    result.notices += allowed.notices
     clusters = []
     max_points = 0
     for name, agg in aggregates.items():
@@ -215,23 +265,13 @@ def compare(
         if base is None or not base.trials or agg.total.mean is None or base.total_mean is None:
             result.notices.append(f"{name}: not in the baseline; shown, not gated")
             continue
-        shared = shared_parts(agg, base)
+        changed = allowed.changed.get(name, [])
+        shared = shared_parts(agg, base, changed)
         if not shared.parts:
             result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
             continue
-        if shared.excluded:
-            result.notices.append(
-                f"{name}: compared on the parts scored on both sides; left out (unscored on one side): "
-                f"{', '.join(shared.excluded)}"
-            )
-        suspect = never_scored(agg, base, shared.parts)
-        if suspect:
-            result.notices.append(
-                f"{name}: suspect the task: {', '.join(suspect)} scored 0 in every trial of both the "
-                "baseline and this run (0 % pass@k almost always means a task or grader bug, "
-                "not a hopeless agent)"
-            )
-        result.scenarios[name] = _scenario(agg, base, shared)
+        result.notices += _scenario_notices(name, agg, base, shared)
+        result.scenarios[name] = _scenario(agg, base, shared, changed)
         prior_sd = settings.gate.prior_sd_percent / 100 * agg.max_points
         clusters.append(
             cluster(
@@ -247,7 +287,53 @@ def compare(
     if clusters:
         result.estimate = Estimate(tuple(clusters))
         result.total = _total(result.estimate, settings, settings.threshold.allowed_drop(max_points))
+    _guards(result, aggregates, baseline, settings)
     return result
+
+
+def guard_counts(name: str, part: str, agg: ScenarioAggregate, base: BaselineScenario) -> GuardCounts:
+    """Full-marks trials among the trials in which the part was scored, on each side."""
+    top = agg.parts[part].max
+    run = [s for t in agg.total.per_trial_parts if (s := t.get(part)) is not None]
+    old = [s for t in base.trials if (s := t.parts.get(part)) is not None]
+    label = f"{name}/{part}" if name else part
+    return GuardCounts(label, sum(s >= top for s in old), len(old), sum(s >= top for s in run), len(run))
+
+
+def _guards(
+    result: Comparison, aggregates: dict[str, ScenarioAggregate], baseline: Baseline, settings: Settings
+) -> None:
+    """Test every guard part of the compared scenarios at once (Holm across all of them)."""
+    entries: list[tuple[str, str, GuardCounts]] = []
+    several = len(aggregates) > 1
+    for name in result.scenarios:
+        agg, base = aggregates[name], baseline.scenarios[name]
+        for part in settings.guards.get(name, []):
+            if part in agg.parts and part not in result.scenarios[name].excluded_parts:
+                entries.append((name, part, guard_counts(name if several else "", part, agg, base)))
+    tests = test_guards([c for _, _, c in entries], settings.gate.guard_alpha)
+    result.guard_tests = tests
+    result.guards = [
+        GuardComparison(
+            scenario=name,
+            part=part,
+            baseline_passed=t.counts.base_pass,
+            baseline_trials=t.counts.base_n,
+            passed=t.counts.run_pass,
+            trials=t.counts.run_n,
+            baseline_pass_rate=_rate(t.counts.base_rate),
+            pass_rate=_rate(t.counts.run_rate),
+            p_value=round(t.p, 6),
+            p_adjusted=round(t.p_adjusted, 6),
+            alpha=t.alpha,
+            regressed=t.regressed,
+        )
+        for (name, part, _), t in zip(entries, tests, strict=True)
+    ]
+
+
+def _rate(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalComparison:

@@ -45,17 +45,40 @@ class GateConfig(Strict):
     """How the gate tells a regression from noise (see evals/stats.py and evals/gate.py).
 
     A drop past the threshold is a regression only when the confidence interval of the change lies
-    wholly below zero; otherwise `run` adds trials, up to `max_trials` per scenario, and if the noise
-    still explains the drop the verdict is `inconclusive`.
+    wholly below zero; while that is undecided `run` adds trials at fixed looks (evals/sequential.py),
+    up to `max_trials` per scenario, and if the noise still explains the drop the verdict is
+    `inconclusive`. Guard parts are tested on their own (evals/guards.py).
     """
 
     confidence: float = Field(default=0.92, gt=0.5, lt=1, description="two-sided confidence of the interval")
+    interim_confidence: float = Field(
+        default=0.998, gt=0.5, lt=1, description="an interim look calls a regression only past this interval"
+    )
+    pass_confidence: float = Field(
+        default=0.68, gt=0, lt=1, description="an interim look passes when this interval is above −threshold"
+    )
     max_trials: int = Field(default=15, ge=0, le=1000, description="trial budget per scenario; 0 = never add")
-    min_trials: int = Field(default=6, ge=1, le=1000, description="top a noisy run up to this k first")
+    min_trials: int = Field(
+        default=6, ge=1, le=1000, description="the second look: an undecided run grows to this k"
+    )
+    look_every: int = Field(
+        default=3, ge=1, le=1000, description="after `min_trials`, look again every this many trials"
+    )
+    max_changed_percent: float = Field(
+        default=20, ge=0, le=100, description="changed parts above this share of points: not-comparable"
+    )
+    guard_alpha: float = Field(default=0.05, gt=0, lt=1, description="Holm-adjusted level of the guard tests")
     power: float = Field(default=0.8, gt=0.5, lt=1, description="for the smallest drop this k can detect")
     prior_sd_percent: float = Field(
         default=8.0, gt=0, le=100, description="noise σ (percent of max) when no side has 2 trials"
     )
+
+
+class Budget(Strict):
+    """What one run may spend, agent and judge together (USD). No new trial starts once the spend
+    reaches it, so a run ends at most one concurrent batch past it; None: no money limit."""
+
+    usd: float | None = Field(default=None, gt=0, description="USD per run, starting trials included")
 
 
 class JudgeConfig(Strict):
@@ -85,6 +108,7 @@ class Config(Strict):
     )
     threshold: Threshold
     gate: GateConfig = GateConfig()
+    budget: Budget = Budget()
     judge: JudgeConfig
     pricing: str = "pricing.yaml"
     baseline: str = "baseline/baseline.json"

@@ -15,6 +15,7 @@ from typing import Any
 
 from evals.aggregate import ScenarioAggregate, aggregate
 from evals.baseline import Baseline, load_baseline
+from evals.budget import budget_notice
 from evals.compare import Comparison, Settings, compare
 from evals.config import Config
 from evals.errors import BadInputError
@@ -22,6 +23,7 @@ from evals.fingerprint import fingerprint
 from evals.gate import verdict
 from evals.grade import Judge, Rubric, load_labels, load_rubric, make_judge
 from evals.grade.judge import load_prompt
+from evals.part_fingerprint import part_fingerprints
 from evals.pricing import Pricing, load_pricing
 from evals.records import RunMeta, TrialRecord
 from evals.scenario import Scenario, load_scenario
@@ -71,13 +73,17 @@ class EvalDefinition:
     @property
     def settings(self) -> Settings:
         c = self.config
-        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share)
+        guards = {n: [p.id for _, p in ls.rubric.parts() if p.guard] for n, ls in self.scenarios.items()}
+        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share, guards=guards)
 
     def fingerprint(self) -> dict[str, Any]:
-        return fingerprint(
+        fp = fingerprint(
             {n: (ls.scenario, ls.folder, ls.judge_prompts, ls.rubric) for n, ls in self.scenarios.items()},
             self.config.judge.model,
         )
+        for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated
+            fp["scenarios"][name].update(part_fingerprints(ls.rubric, ls.folder))
+        return fp
 
     def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
         return {
@@ -94,6 +100,8 @@ class EvalDefinition:
         fp = self.fingerprint()
         comparison = self.compare(aggregates, fp)
         decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
+        if meta.stopped_by_budget and meta.budget_usd is not None:
+            decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
         return build_summary(meta, aggregates, comparison, decided, fp, records)
 
 

@@ -12,17 +12,22 @@ Verdicts and exit codes:
 - `error` (3): more than `max_error_share` of a scenario's trials failed for infrastructure reasons.
 
 The rule itself (`decide`) and the adaptive step (`extra_trials`) are small pure functions over a
-`stats.Estimate`, so the simulation benchmark (evals/bench.py) exercises exactly the live rule.
+`stats.Estimate` (and the guard tests), so the simulation benchmark (evals/bench.py) exercises
+exactly the live rule. When to look and what a look may decide is evals/sequential.py.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evals.compare import Comparison, TotalComparison
+from evals.compare import Comparison, GuardComparison, TotalComparison
+from evals.config import GateConfig
 from evals.errors import ExitCode
+from evals.guards import GuardTest, undecided
+from evals.sequential import look, next_look, no_more_needed
 from evals.stats import Estimate
 
 VerdictName = Literal["pass", "regression", "inconclusive", "not-comparable", "error"]
@@ -64,30 +69,42 @@ def decide(estimate: Estimate, allowed_drop: float, confidence: float) -> Decisi
     return "regression" if high < 0 else "inconclusive"
 
 
-def extra_trials(
-    estimate: Estimate, k: int, budget: int, allowed_drop: float, confidence: float, min_trials: int = 1
-) -> int:
-    """How many trials per scenario to add before deciding (0: decide now). Budget 0 disables it.
+def decide_all(
+    estimate: Estimate, allowed_drop: float, confidence: float, guards: Sequence[GuardTest] = ()
+) -> Decision:
+    """The total's decision, overruled by any guard that regressed (a guard regresses on its own)."""
+    if any(t.regressed for t in guards):
+        return "regression"
+    return decide(estimate, allowed_drop, confidence)
 
-    A noisy run with fewer than `min_trials` trials is topped up first: one trial of an agent whose
-    score spreads by 2 points on 25 says `pass` to a 3-point drop one time in six. A run with no
-    spread at all (a deterministic replay) is never topped up: more trials would tell nothing new.
-    After that, only an inconclusive verdict earns trials: jump to the smallest k at which the
-    observed drop would be significant if it held, but at least double k, because every extra look
-    is another chance for noise to cross the line; few, large steps keep false alarms near the
-    nominal rate (evals/bench.py measures it).
+
+def extra_trials(
+    estimate: Estimate,
+    k: int,
+    allowed_drop: float,
+    gate: GateConfig,
+    deterministic: bool = False,
+    guards: Sequence[GuardTest] = (),
+) -> int:
+    """How many trials per scenario to add before deciding (0: decide now). `max_trials` 0 disables it.
+
+    Only while the verdict is undecided (evals/sequential.py): never for a deterministic agent or a
+    run whose trials have no spread, never once a look has decided the total either way, unless a
+    guard passes so much less often than in the baseline that it would be significant at
+    `max_trials` if its rate held (evals/guards.py: `promising`). A guard test is exact and
+    discrete (conservative), so it is applied at `guard_alpha` at every look; the simulation
+    counts its false alarms with the total's. Trials are
+    added up to the next look of a fixed schedule (`min_trials`, then every `look_every`, up to
+    `max_trials`).
     """
-    if k >= budget:
+    if k >= gate.max_trials or no_more_needed(estimate, deterministic):
         return 0
-    if k < min_trials and estimate.se() > 0:
-        return min(min_trials, budget) - k
-    if decide(estimate, allowed_drop, confidence) != "inconclusive":
+    if any(t.regressed for t in guards):
+        return 0  # a guard already fell significantly: regression, nothing to wait for
+    total = look(estimate, allowed_drop, gate)
+    if total == "regression" or (total == "pass" and not undecided(guards, gate.max_trials)):
         return 0
-    floor = min(budget, 2 * k)
-    for target in range(floor, budget + 1):
-        if estimate.interval(confidence, target)[1] < 0:
-            return target - k
-    return budget - k
+    return next_look(k, gate) - k
 
 
 def dropped_criteria(comparison: Comparison, several: bool) -> list[str]:
@@ -109,6 +126,16 @@ def _statement(total: TotalComparison) -> str:
     )
 
 
+def guard_reason(g: GuardComparison, several: bool) -> str:
+    """One regressed guard, named, with its pass rate before and after and the test that decided."""
+    name = f"{g.scenario}/{g.part}" if several else g.part
+    return (
+        f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} baseline trials "
+        f"({g.baseline_pass_rate:.0%}), {g.passed}/{g.trials} now ({g.pass_rate:.0%}); one-sided Fisher "
+        f"p = {g.p_value:.3g}, Holm-adjusted {g.p_adjusted:.3g} < {g.alpha:g}"
+    )
+
+
 def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
     """Turn what compare found into the verdict, its reasons and notices."""
     if comparison.errored:
@@ -121,17 +148,23 @@ def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             reasons=[f"eval definition changed since the baseline: {c}" for c in comparison.changed],
             notices=[BLESS_AGAIN],
         )
+    guards = [guard_reason(g, several_scenarios) for g in comparison.regressed_guards]
     total, estimate = comparison.total, comparison.estimate
     if total is None or estimate is None:
-        return Verdict(verdict="pass", notices=list(comparison.notices))
-    decision = decide(estimate, total.allowed_drop, total.confidence)
-    reasons = []
-    if decision == "regression":
+        return Verdict(
+            verdict="regression" if guards else "pass", reasons=guards, notices=list(comparison.notices)
+        )
+    decision = decide_all(estimate, total.allowed_drop, total.confidence, comparison.guard_tests)
+    reasons = list(guards)
+    on_total = decide(estimate, total.allowed_drop, total.confidence)
+    if on_total == "regression":
         dropped = ", ".join(dropped_criteria(comparison, several_scenarios)) or "spread over criteria"
         reasons.append(f"{_statement(total)}; dropped: {dropped}")
-    elif decision == "inconclusive":
+    elif on_total == "inconclusive":
         reasons.append(
             f"{_statement(total)}: the drop is past the threshold but noise could explain it "
             f"(k={total.k}; this k detects drops of {total.detectable_drop:.1f} or more)"
         )
+    elif guards:
+        reasons.append(f"{_statement(total)}: the total alone is within the threshold")
     return Verdict(verdict=decision, reasons=reasons, notices=list(comparison.notices))

@@ -85,6 +85,9 @@ class RunMeta(Record):
     trial_slice: str | None = None
     trials_started: int | None = None
     trials_budget: int | None = None
+    budget_usd: float | None = None
+    spent_usd: float | None = None
+    stopped_by_budget: bool | None = None
     resumed: list[str] = Field(default_factory=list)
     merged_from: list[str] = Field(default_factory=list)
     # On a PR: eval-definition files the PR edits, listed in the report but not used for its verdict.

@@ -240,7 +240,7 @@ def _trials_line(summary: Summary) -> str:
     g, k, start = summary.gate, summary.adaptive.trials, summary.adaptive.started_with
     text = f"Trials per scenario: **{k}**"
     if start != k:
-        text += f" (started with {start}; {k - start} added before deciding, because the scores are noisy)"
+        text += f" (started with {start}; {k - start} added while the verdict was undecided)"
     if g:
         text += f" · smallest drop this k detects ({g.power:.0%} power): **{_num(g.detectable_drop)}** points"
     return text + "  "
@@ -262,7 +262,20 @@ def _cost_line(summary: Summary) -> list[str]:
             text = f"${_num(cost, 4)} per trial" + (f" (baseline ${_num(base, 4)})" if base else "")
             text += f"; judge ${_num(judge, 4)} for all trials" if judge else ""
             parts.append(f"{name} {text}" if summary.several else text)
+    if summary.run.spent_usd is not None and (summary.run.spent_usd or summary.run.budget_usd):
+        parts.append(_verdict_cost(summary))
     return [f"Cost: {'; '.join(parts)}  "] if parts else []
+
+
+def _verdict_cost(summary: Summary) -> str:
+    """What this verdict cost in all, agent and judge, and whether the budget ended the run."""
+    run = summary.run
+    text = f"**${run.spent_usd or 0:.2f}** for this verdict (agent and judge)"
+    if run.budget_usd is not None:
+        text += f" of a ${run.budget_usd:.2f} budget"
+        if run.stopped_by_budget:
+            text += ", **which ended the run**"
+    return text
 
 
 def _rate_rows(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[list[str]]:

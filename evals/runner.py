@@ -21,6 +21,7 @@ from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Trans
 from evals.agents.resolve import AgentChoice, resolve_agent
 from evals.backend import Backend, Environment, make_backend
 from evals.baseline import git_commit
+from evals.budget import Spend
 from evals.config import Config
 from evals.definition import EvalDefinition, LoadedScenario, load_definition
 from evals.errors import BadInputError, InfrastructureError
@@ -46,10 +47,16 @@ class Plan:
     trials: int
     concurrency: int = 4
     backend: Backend = SandboxBackend()  # noqa: RUF009  (stateless)
+    budget_usd: float | None = None
 
     @property
     def scenarios(self) -> dict[str, LoadedScenario]:
         return self.definition.scenarios
+
+    @property
+    def deterministic(self) -> bool:
+        """Every scenario's agent repeats itself exactly (replays): the gate never adds trials."""
+        return all(choice.deterministic for choice in self.agents.values())
 
 
 def plan(
@@ -62,9 +69,12 @@ def plan(
     baseline: Path | None,
     concurrency: int | None = None,
     world: str = "sandbox",
+    budget_usd: float | None = None,
 ) -> Plan:
     if trials is not None and trials < 1:
         raise BadInputError("--trials must be at least 1")
+    if budget_usd is not None and budget_usd <= 0:
+        raise BadInputError("--budget-usd must be more than 0")
     definition = load_definition(root, config, scenarios, baseline)
     spec = agent or config.agent
     agents = {
@@ -77,6 +87,7 @@ def plan(
         trials or config.trials,
         concurrency or config.concurrency,
         make_backend(world),
+        budget_usd if budget_usd is not None else config.budget.usd,
     )
 
 
@@ -174,9 +185,16 @@ async def _grade(
 
 
 async def run_trials(
-    p: Plan, rd: RunDir, progress: Progress | None = None, indices: list[int] | None = None
+    p: Plan,
+    rd: RunDir,
+    progress: Progress | None = None,
+    indices: list[int] | None = None,
+    spend: Spend | None = None,
 ) -> None:
-    """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/merge.py)."""
+    """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/merge.py).
+
+    With a `spend`, no trial starts once it has reached its limit: those are skipped (counted),
+    trials already running finish."""
     picked = range(p.trials) if indices is None else indices
     jobs = [(ls, p.agents[name], trial) for name, ls in p.scenarios.items() for trial in picked]
     done = {(r.scenario, r.trial) for r in read_records(rd.results_path) if r.status == "ok"}
@@ -188,11 +206,16 @@ async def run_trials(
 
     async def one(ls: LoadedScenario, choice: AgentChoice, trial: int) -> None:
         async with limit:
+            if spend is not None and spend.reached:
+                spend.skipped += 1
+                return
             bar.started()
             try:
                 record = await run_trial(p, ls, choice, trial, rd)
             finally:
                 bar.stopped()
+        if spend is not None:
+            spend.add(record)
         bar.finished(record, f"{ls.scenario.name}#{trial}")
 
     await asyncio.gather(*(one(*job) for job in todo))
@@ -205,14 +228,13 @@ def trials_to_add(p: Plan, rd: RunDir) -> int:
     comparison = d.compare(aggregates, d.fingerprint())
     if comparison.estimate is None or comparison.total is None:
         return 0
-    gate = d.config.gate
     return extra_trials(
         comparison.estimate,
         p.trials,
-        gate.max_trials,
         comparison.total.allowed_drop,
-        gate.confidence,
-        gate.min_trials,
+        d.config.gate,
+        deterministic=p.deterministic,
+        guards=comparison.guard_tests,
     )
 
 
@@ -264,6 +286,7 @@ def run_meta(p: Plan) -> RunMeta:
         judge_model=d.config.judge.model,
         world=p.backend.name,
         threshold=d.config.threshold.model_dump(),
+        budget_usd=p.budget_usd,
     )
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from evals.aggregate import CategoryStats, ScenarioAggregate
-from evals.compare import Comparison, ItemDelta, ScenarioComparison, TotalComparison
+from evals.compare import Comparison, GuardComparison, ItemDelta, ScenarioComparison, TotalComparison
 from evals.gate import Verdict, VerdictName
 from evals.grade.grader import PartGrade
 from evals.records import RunMeta, TrialMetrics, TrialRecord
@@ -67,6 +67,7 @@ class Summary(Summarised):
     run: RunMeta
     total: TotalLine
     gate: TotalComparison | None
+    guards: list[GuardComparison] = Field(default_factory=list, description="guard parts, each tested alone")
     adaptive: Adaptive
     criteria: dict[str, FlatItem]
     categories: dict[str, FlatItem]
@@ -153,6 +154,7 @@ def build_summary(
         run=meta,
         total=_total(aggregates, comparison),
         gate=comparison.total,
+        guards=comparison.guards,
         adaptive=Adaptive(
             started_with=meta.trials_started or meta.trials, trials=meta.trials, budget=meta.trials_budget
         ),

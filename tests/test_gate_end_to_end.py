@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from evals.cli import main
+from evals.grade.rubric import load_rubric
 from evals.jsonio import sha256_text
+from evals.part_fingerprint import part_fingerprints
 from tests.conftest import read_summary
 
 
@@ -90,13 +92,16 @@ def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:
 
 
 def without_labels(project: Path) -> None:
-    """No key and no labels: the judge cannot decide. The labels are part of the fingerprint, so the
-    baseline is told about the new (empty) file; only the judge's inability is under test here."""
-    labels = project / "scenario" / "trial-run" / "labels.yaml"
+    """No key and no labels: the judge cannot decide. The labels are part of the fingerprint (of the
+    scenario and of each judged part), so the baseline is told about the new (empty) file; only the
+    judge's inability is under test here."""
+    folder = project / "scenario" / "trial-run"
+    labels = folder / "labels.yaml"
     labels.write_text("labels: []\n")
     path = project / "baseline" / "baseline.json"
     baseline = json.loads(path.read_text())
     baseline["fingerprint"]["scenarios"]["trial-run"]["labels"] = sha256_text(labels.read_text())
+    baseline["fingerprint"]["scenarios"]["trial-run"].update(part_fingerprints(load_rubric(folder), folder))
     path.write_text(json.dumps(baseline))
 
 

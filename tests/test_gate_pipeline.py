@@ -8,51 +8,105 @@ from pathlib import Path
 
 import pytest
 
+from evals.agents import AgentPrompts, AgentResult
+from evals.agents.resolve import resolve_agent
 from evals.cli import main
+from evals.scenario import load_scenario
+from evals.tools.base import Toolset
 from tests.conftest import read_summary
+from tests.test_trials import trial_of
 
 
-def test_changing_a_judge_prompt_after_blessing_makes_compare_not_comparable(project: Path) -> None:
+def _edit(project: Path, prompt: str) -> None:
+    path = project / "scenario" / "trial-run" / "judge" / prompt
+    path.write_text(path.read_text(encoding="utf-8") + "\nAlso judge the tone.\n", encoding="utf-8")
+
+
+def test_one_edited_judge_prompt_leaves_the_other_parts_gated(project: Path) -> None:
+    """T5's prompt changes after blessing: T5 (1 of 7 points) leaves the comparison on both sides,
+    named; the other six points are still gated, so the regressed replay still fails."""
     out = project / "runs" / "ref"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
     assert main(["baseline", "bless", "--run", str(out)]) == 0
-    prompt = project / "scenario" / "trial-run" / "judge" / "T5.md"
-    prompt.write_text(prompt.read_text(encoding="utf-8") + "\nAlso judge the tone.\n", encoding="utf-8")
+    _edit(project, "T5.md")
+    assert main(["compare", "--run", str(out)]) == 0
+    summary = read_summary(out)
+    assert summary["verdict"] == "pass" and summary["gate"]["baseline"] == 6.0
+    assert "T5" in summary["comparison"]["trial-run"]["excluded_parts"]
+    bad = project / "runs" / "bad"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(bad)]) == 1
+    report = (bad / "report.md").read_text(encoding="utf-8")
+    assert (
+        "trial-run: changed since the baseline (checks, judge prompt or labels): T5 (1 of 7 points)" in report
+    )
+    assert read_summary(bad)["gate"]["baseline"] == 6.0
+
+
+def test_changed_parts_past_the_share_make_compare_not_comparable(project: Path) -> None:
+    out = project / "runs" / "ref"
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main(["baseline", "bless", "--run", str(out)]) == 0
+    _edit(project, "T5.md")
+    _edit(project, "T1b.md")  # 2 of 7 points: 29% > gate.max_changed_percent (20%)
     assert main(["compare", "--run", str(out)]) == 4
     report = (out / "report.md").read_text(encoding="utf-8")
     assert report.splitlines()[1] == "## 🚫 Agent evals: **not-comparable**"
-    assert "trial-run: judge prompt judge/T5.md changed" in report
+    assert "trial-run: parts changed since the baseline (T1b, T5): 2 of 7 points" in report
     assert read_summary(out)["verdict"] == "not-comparable"
 
 
-def test_a_noisy_baseline_makes_run_top_up_trials_before_deciding(project: Path) -> None:
-    baseline_path = project / "baseline" / "baseline.json"
-    baseline = json.loads(baseline_path.read_text(encoding="utf-8"))
-    scenario = baseline["scenarios"]["trial-run"]
-    dropped: list[list[str]] = [[], ["T4", "T5"], ["T5"], []]  # trial totals 7, 5, 6, 7
-    for trial, lost in zip(scenario["trials"], dropped, strict=True):
-        for part in lost:
-            trial["parts"][part] = 0.0
-        trial["total"] = sum(trial["parts"].values())
-    for part in ("T4", "T5"):
-        scores = [t["parts"][part] for t in scenario["trials"]]
-        scenario["parts"][part] = sum(scores) / len(scores)
-    scenario["total_mean"] = 6.25
-    baseline_path.write_text(json.dumps(baseline), encoding="utf-8")
-    config = project / "evals.yaml"
-    config.write_text(re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8")))
-    out = project / "runs" / "noisy"
+def test_scenario_data_changed_is_still_not_comparable(project: Path) -> None:
+    out = project / "runs" / "ref"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main(["baseline", "bless", "--run", str(out)]) == 0
+    emails = project / "scenario" / "trial-run" / "emails.yaml"
+    emails.write_text(emails.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    assert main(["compare", "--run", str(out)]) == 4
+    assert "trial-run: scenario data changed (emails.yaml)" in (out / "report.md").read_text(encoding="utf-8")
+
+
+class AlternatingAgent:
+    """A team's own agent (so not declared deterministic) that does badly on even trials and well on
+    odd ones: its scores spread, as a model's do. It replays the scenario's two recordings."""
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> AgentResult | str | None:
+        trial = trial_of(prompts)
+        root = Path.cwd()
+        scenario = load_scenario(root / "scenario", "trial-run")
+        name = "regressed" if trial % 2 == 0 else "reference"
+        choice = resolve_agent(f"replay:{name}", scenario, root / "scenario" / "trial-run", root / "agent")
+        return await choice.make(trial)(prompts, toolset)
+
+
+def test_an_undecided_first_look_makes_run_add_trials_before_deciding(project: Path) -> None:
+    agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
+    base = project / "runs" / "base"
+    main([*agent, "--trials", "4", "--out", str(base)])
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0  # totals 2, 7, 2, 7
+    config = project / "evals.yaml"
+    text = re.sub(r"min_trials: \d+", "min_trials: 2", config.read_text(encoding="utf-8"))
+    config.write_text(re.sub(r"max_trials: \d+", "max_trials: 2", text), encoding="utf-8")
+    out = project / "runs" / "noisy"
+    assert main([*agent, "--out", str(out)]) == 0  # one trial of 2 against 4.5: noise or a drop?
     assert len((out / "results.jsonl").read_text().splitlines()) == 2
     meta = json.loads((out / "run.json").read_text())
     assert meta["trials"] == 2 and meta["trials_started"] == 1
     summary = read_summary(out)
-    assert summary["adaptive"] == {"started_with": 1, "trials": 2, "budget": 15}
+    assert summary["adaptive"] == {"started_with": 1, "trials": 2, "budget": 2}
     assert summary["gate"]["k"] == 2 and summary["gate"]["ci"][0] < summary["gate"]["delta"]
-    assert (
-        "(started with 1; 1 added before deciding, because the scores are noisy)"
-        in (out / "report.md").read_text()
-    )
+    assert "(started with 1; 1 added while the verdict was undecided)" in (out / "report.md").read_text()
+
+
+def test_a_deterministic_replay_is_never_topped_up_however_noisy_the_baseline(project: Path) -> None:
+    """`--agent replay:…` repeats itself exactly: more trials would say nothing new."""
+    agent = ["run", "--scenario", "trial-run", "--agent", "tests.test_gate_pipeline:AlternatingAgent"]
+    base = project / "runs" / "base"
+    main([*agent, "--trials", "4", "--out", str(base)])
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0
+    out = project / "runs" / "replay"
+    main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)])
+    assert len((out / "results.jsonl").read_text().splitlines()) == 1
+    assert "trials_started" not in json.loads((out / "run.json").read_text())
 
 
 def test_in_actions_the_report_goes_to_the_job_summary_and_regressions_become_annotations(

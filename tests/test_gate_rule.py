@@ -9,12 +9,21 @@ import pytest
 
 from evals.aggregate import aggregate
 from evals.baseline import Baseline, BaselineScenario, BaselineTrial
-from evals.bench import DETECTION_GOAL, FALSE_ALARM_GOAL, Scenario, run_bench
+from evals.bench import (
+    BEFORE_MEAN_TRIALS,
+    FALSE_ALARM_GOAL,
+    BenchResult,
+    Scenario,
+    detection_goal,
+    run_bench,
+)
 from evals.cli import main
 from evals.compare import Settings, baseline_rates, compare
 from evals.config import GateConfig, Threshold, load_config
 from evals.gate import decide, extra_trials, verdict
+from evals.guards import GuardCounts, test_guards
 from evals.passrate import PassRates
+from evals.sequential import look, looks, own_spread
 from evals.stats import Estimate, cluster
 from tests.test_report_snapshots import FINGERPRINT, make_baseline, noisy_trials, synthetic_rubric
 
@@ -34,52 +43,135 @@ def test_a_large_consistent_drop_is_a_regression() -> None:
     assert decide(estimate([13.0, 14.0, 13.0, 14.0, 12.0]), allowed_drop=1.5, confidence=0.95) == "regression"
 
 
-def test_a_drop_the_noise_explains_is_inconclusive_and_earns_trials() -> None:
+GATE = GateConfig(confidence=0.95, min_trials=4, max_trials=15, look_every=3)
+
+
+def test_a_drop_the_noise_explains_is_inconclusive_and_earns_trials_up_to_the_next_look() -> None:
     est = estimate([19.0, 14.0, 15.0, 18.0])
     assert decide(est, 1.5, 0.95) == "inconclusive"
-    extra = extra_trials(est, k=4, budget=15, allowed_drop=1.5, confidence=0.95, min_trials=4)
-    assert 4 <= extra <= 11  # at least doubles k, never past the budget
+    assert look(est, 1.5, GATE) == "undecided"
+    assert extra_trials(est, k=4, allowed_drop=1.5, gate=GATE) == 3  # looks at 4, 7, 10, 13, 15
 
 
 def test_the_budget_is_never_exceeded_and_zero_disables_extra_trials() -> None:
     est = estimate([19.0, 14.0, 15.0, 18.0])
-    assert extra_trials(est, k=15, budget=15, allowed_drop=1.5, confidence=0.95) == 0
-    assert extra_trials(est, k=4, budget=0, allowed_drop=1.5, confidence=0.95, min_trials=4) == 0
-    assert extra_trials(est, k=12, budget=15, allowed_drop=1.5, confidence=0.95) == 3
+    assert extra_trials(est, k=15, allowed_drop=1.5, gate=GATE) == 0
+    assert extra_trials(est, k=4, allowed_drop=1.5, gate=GATE.model_copy(update={"max_trials": 0})) == 0
+    assert extra_trials(est, k=13, allowed_drop=1.5, gate=GATE) == 2
+    assert looks(3, GATE) == [3, 6, 9, 12, 15]
 
 
-def test_a_single_noisy_trial_is_topped_up_before_any_verdict() -> None:
-    est = estimate([19.0])  # would pass on its own, one time in six even after a real 3-point drop
-    assert extra_trials(est, k=1, budget=15, allowed_drop=1.5, confidence=0.95, min_trials=4) == 3
+def test_a_single_trial_that_looks_like_a_drop_is_topped_up_to_the_second_look() -> None:
+    est = estimate([16.0])  # Δ −2.2 on one trial: noise could explain it, or hide a bigger drop
+    assert extra_trials(est, k=1, allowed_drop=1.5, gate=GATE) == 3
 
 
 def test_a_deterministic_replay_is_never_topped_up() -> None:
-    est = Estimate((cluster("trial-run", [7.0], [7.0, 7.0, 7.0, 7.0], prior_sd=0.56),))
-    assert extra_trials(est, k=1, budget=15, allowed_drop=1.5, confidence=0.95, min_trials=4) == 0
+    same = Estimate((cluster("trial-run", [7.0], [7.0, 7.0, 7.0, 7.0], prior_sd=0.56),))
+    assert extra_trials(same, k=1, allowed_drop=1.5, gate=GATE) == 0
+    undecided = estimate([19.0, 14.0, 15.0, 18.0])
+    assert extra_trials(undecided, k=4, allowed_drop=1.5, gate=GATE, deterministic=True) == 0
+
+
+def test_a_run_whose_own_trials_have_no_spread_is_never_topped_up() -> None:
+    """`pre-automation`: six identical totals against a baseline that spreads."""
+    flat = estimate([16.5, 16.5, 16.5])
+    assert own_spread(flat) is False
+    assert extra_trials(flat, k=3, allowed_drop=1.5, gate=GATE) == 0
+    noisy = estimate([16.0, 17.0, 16.5])
+    assert extra_trials(noisy, k=3, allowed_drop=1.5, gate=GATE) > 0  # the same Δ with spread: undecided
+
+
+def test_a_clear_regression_stops_at_its_starting_k() -> None:
+    est = estimate([6.0, 5.0, 7.0])  # Δ −12.2, interval far below −threshold
+    assert look(est, 1.5, GATE) == "regression"
+    assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE) == 0
+    assert decide(est, 1.5, GATE.confidence) == "regression"
+
+
+def test_a_clear_pass_stops_at_its_starting_k() -> None:
+    est = estimate([20.0, 19.0, 21.0])
+    assert look(est, 1.5, GATE) == "pass"
+    assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE) == 0
+
+
+def test_a_guard_that_may_be_falling_earns_trials_even_when_the_total_passes() -> None:
+    est = estimate([20.0, 19.0, 21.0])
+    falling = test_guards([GuardCounts("C5a", base_pass=6, base_n=6, run_pass=1, run_n=3)])
+    assert not falling[0].regressed
+    assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=falling) == 3
+    unlucky = test_guards([GuardCounts("C5a", base_pass=6, base_n=6, run_pass=2, run_n=3)])
+    assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=unlucky) == 0  # 10/15 vs 6/6: p 0.15
+    fine = test_guards([GuardCounts("C5a", base_pass=10, base_n=10, run_pass=3, run_n=3)])
+    assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=fine) == 0
+
+
+def bench(baseline_trials: int, guards: int, *cases: str, runs: int = 500) -> BenchResult:
+    config, _ = load_config(ROOT)
+    scenario = Scenario(start_trials=config.trials, baseline_trials=baseline_trials, guards=guards)
+    return run_bench(scenario, config.threshold, config.gate, runs=runs, seed=20261130, cases_run=cases)
 
 
 def test_the_configured_gate_meets_its_goals_on_seed_shaped_scores() -> None:
-    config, _ = load_config(ROOT)
-    result = run_bench(
-        Scenario(start_trials=config.trials), config.threshold, config.gate, runs=600, seed=20261130
-    )
+    """False alarms and detection of a 3-point drop with 6-trial baselines, in fewer trials per verdict
+    than the rule before gate v2 (measured at the same settings, like for like: no guards)."""
+    result = bench(6, 0, "no change", "drop 3")
     assert result.false_alarm_rate <= FALSE_ALARM_GOAL, result.no_change
-    assert result.detection_rate >= DETECTION_GOAL, result.true_drop
+    assert result.detection_rate >= detection_goal(6), result.true_drop
+    assert result.no_change.mean_trials < BEFORE_MEAN_TRIALS["no change"], result.no_change
+
+
+def test_false_alarms_stay_within_the_goal_with_the_guards_tested_too() -> None:
+    result = bench(6, 2, "no change")
+    assert result.false_alarm_rate <= FALSE_ALARM_GOAL, result.no_change
+
+
+def test_with_10_trial_baselines_false_alarms_hold_and_detection_improves() -> None:
+    result = bench(10, 0, "no change", "drop 3")
+    assert result.false_alarm_rate <= FALSE_ALARM_GOAL, result.no_change
+    assert result.detection_rate >= 0.92, result.true_drop  # measured 93.6% on 2000 PRs (README)
+
+
+@pytest.mark.xfail(strict=True, reason="goal not met: 93.6% with 10-trial baselines (README 'The gate')")
+def test_with_10_trial_baselines_a_3_point_drop_is_caught_95_times_in_100() -> None:
+    result = bench(10, 0, "drop 3")
+    assert result.detection_rate >= detection_goal(10), result.true_drop
 
 
 def test_a_gate_without_extra_trials_misses_the_detection_goal() -> None:
     """The same rule with no budget: one trial per PR cannot see a 3-point drop under 2 points of noise."""
     config, _ = load_config(ROOT)
     strict = config.gate.model_copy(update={"max_trials": 0})
-    result = run_bench(Scenario(start_trials=1), config.threshold, strict, runs=400, seed=7)
-    assert result.detection_rate < DETECTION_GOAL
+    result = run_bench(
+        Scenario(start_trials=1, guards=0),
+        config.threshold,
+        strict,
+        runs=400,
+        seed=7,
+        cases_run=("no change", "drop 3"),
+    )
+    assert result.detection_rate < detection_goal(6)
 
 
-def test_the_bench_command_prints_both_rates(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "gate", "--runs", "300", "--seed", "3"]) == 0
+def test_the_bench_command_prints_every_case_with_trials_and_cost(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["bench", "gate", "--runs", "200", "--seed", "3", "--guards", "0"])
     out = capsys.readouterr().out
     assert "false alarms (no true change):" in out and "detection (true 3-point drop):" in out
-    assert out.count("meets") == 2
+    assert "detection (true 1.5-point drop):" in out and "detection (true 5-point drop):" in out
+    assert out.count("meets") + out.count("MISSES") == 2 and "mean cost $" in out
+    assert code == (1 if "MISSES" in out else 0)
+
+
+def test_guard_detection_is_reported_and_held_to_its_goal(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With a 6-trial baseline an exact test cannot see a guard fall from 95% to 50% nine times in ten
+    (README "The gate"): the bench says so and exits 1."""
+    assert main(["bench", "gate", "--runs", "200", "--seed", "3"]) == 1
+    out = capsys.readouterr().out
+    assert "guard detection (one guard 95% → 50%):" in out and "goal ≥ 90%: MISSES" in out
 
 
 def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:

@@ -271,7 +271,7 @@ def test_a_drop_the_noise_explains_is_inconclusive(rubric: Rubric) -> None:
     assert gate.exit_code == 0
     low, high = summary["gate"]["ci"]
     assert summary["gate"]["delta"] < -1.5 and low < 0 < high
-    assert "(started with 4; 2 added before deciding, because the scores are noisy)" in report
+    assert "(started with 4; 2 added while the verdict was undecided)" in report
     assert "smallest drop this k detects" in report
     assert_snapshot("report_inconclusive", report)
 

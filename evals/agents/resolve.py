@@ -28,11 +28,15 @@ from evals.suggest import did_you_mean
 
 @dataclass(frozen=True)
 class AgentChoice:
-    """A resolved spec: its label for reports and a factory for one trial's agent."""
+    """A resolved spec: its label for reports and a factory for one trial's agent.
+
+    `deterministic`: the same trial always does the same thing (replays), so more trials of it tell
+    nothing new and the gate never adds any (evals/sequential.py)."""
 
     spec: str
     label: str
     make: Callable[[int], Agent]
+    deterministic: bool = False
 
 
 def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callable[[int], Agent]:
@@ -93,7 +97,7 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         names = [n for n in spec[len("replay:") :].split(",") if n]
         if not names:
             raise BadInputError("--agent replay:NAME needs a replay name")
-        return AgentChoice(spec, spec, _replay(scenario, scenario_dir, names))
+        return AgentChoice(spec, spec, _replay(scenario, scenario_dir, names), deterministic=True)
     if spec == "claude":
         from evals.agents.claude import claude_agent_factory
 

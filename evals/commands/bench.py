@@ -1,4 +1,5 @@
-"""`bench gate`: the gate rule's false-alarm and detection rates on synthetic scores.
+"""`bench gate`: the gate rule's false alarms, detection (1.5-, 3-, 5-point drops, a falling guard),
+trials and cost per verdict on synthetic scores, at the configured settings.
 `bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`)."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     inner = parser.add_subparsers(dest="bench_command", required=True)
     gate = inner.add_parser(
         "gate",
-        help="false-alarm and detection rates of the configured gate on synthetic seed-shaped scores",
+        help="false alarms, detection, guard detection, trials and cost of the configured gate (synthetic)",
     )
     add_config(gate)
     gate.add_argument("--runs", type=int, default=2000, help="simulated PRs per case (default 2000)")
@@ -31,7 +32,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--start-trials", type=int, help="k a PR run starts with (default: {evals.yaml:trials})"
     )
     gate.add_argument("--sd", type=float, help="σ of a trial's total (default 2)")
-    gate.add_argument("--drop", type=float, help="true drop to detect (default 3)")
+    gate.add_argument("--guards", type=int, help="guard parts passing 95%% of the time (default 2)")
+    gate.add_argument(
+        "--cost-per-trial",
+        type=float,
+        help="USD per trial, agent and judge, for the cost per verdict (default 1)",
+    )
     gate.set_defaults(handler=handle_gate)
     speed = inner.add_parser(
         "speed", help="start-up, compare and grading times of this checkout against their goals"
@@ -42,16 +48,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
-    """Exit 0 when both goals hold, 1 when one is missed (so CI can run it as a check)."""
+    """Exit 0 when every goal holds, 1 when one is missed (so CI can run it as a check)."""
     from evals.bench import Scenario, format_result, run_bench
 
     config, _ = load_project(args.config)
-    given = {"sd": args.sd, "drop": args.drop, "baseline_trials": args.baseline_trials}
+    given = {
+        "sd": args.sd,
+        "baseline_trials": args.baseline_trials,
+        "guards": args.guards,
+        "cost_per_trial": args.cost_per_trial,
+    }
     scenario = Scenario(
         **{k: v for k, v in given.items() if v is not None}, start_trials=args.start_trials or config.trials
     )
     if args.runs < 1 or scenario.baseline_trials < 1 or scenario.start_trials < 1:
         raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
+    if scenario.guards < 0 or scenario.cost_per_trial < 0:
+        raise BadInputError("--guards and --cost-per-trial cannot be negative")
     result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
     print(format_result(result, config.threshold, config.gate))
     return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION

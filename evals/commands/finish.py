@@ -54,6 +54,11 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")
+    if summary.run.spent_usd is not None:
+        limit = summary.run.budget_usd
+        print(
+            f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
+        )
     print(f"Report: {report}")
     sys.stdout.flush()
     return summary.verdict_of().exit_code

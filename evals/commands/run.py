@@ -58,6 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="trials running at once (default: {evals.yaml:concurrency})",
     )
     parser.add_argument("--world", default="sandbox", help="where trials run: sandbox (default) or live")
+    parser.add_argument(
+        "--budget-usd", type=float, metavar="USD", help="most this run may spend, agent + judge (budget.usd)"
+    )
     parser.add_argument("--trial-slice", metavar="I/N", help="run only slice I of N (0-based) of the trials")
     parser.add_argument(
         "--resume",
@@ -88,6 +91,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
         baseline=args.baseline,
         concurrency=args.concurrency,
         world=args.world,
+        budget_usd=args.budget_usd,
     )
     out = args.out or new_run_dir(project, config, list(p.scenarios))
     if (out / "results.jsonl").exists():
@@ -101,27 +105,45 @@ def handle(args: argparse.Namespace) -> ExitCode:
     meta.trial_slice = args.trial_slice
     rd.write_json("run.json", meta.dump())
     print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {out}", file=sys.stderr)
+    print(cost_estimate(p), file=sys.stderr)
     run_to_verdict(p, rd, meta, indices)
     return finish(p.definition, rd, meta)
 
 
+def cost_estimate(p: Plan) -> str:
+    from evals.budget import estimate_line
+
+    d = p.definition
+    return estimate_line(d.baseline, list(p.scenarios), p.trials, d.config.gate.max_trials, p.budget_usd)
+
+
 def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None) -> None:
-    """Run the trials still missing, then any adaptive extra trials the gate asks for."""
+    """Run the trials still missing, then any adaptive extra trials the gate asks for, within the
+    cost budget: once the spend reaches it no trial starts, and run.json says the budget ended the run."""
     import asyncio
 
+    from evals.budget import Spend, trial_cost
+    from evals.records import read_records
     from evals.runner import progress_bar, run_trials, trials_to_add
 
+    spend = Spend(p.budget_usd, sum(trial_cost(r) for r in read_records(rd.results_path)))
     with progress_bar() as progress:
-        asyncio.run(run_trials(p, rd, progress, indices))
-        # Adaptive trials: a drop past the threshold that noise could explain earns more trials,
-        # up to gate.max_trials, before the verdict (evals.gate.extra_trials). Not for shards.
-        while indices is None and (extra := trials_to_add(p, rd)) > 0:
+        asyncio.run(run_trials(p, rd, progress, indices, spend))
+        # Adaptive trials: while the verdict is undecided, up to the next look (evals/sequential.py),
+        # at most gate.max_trials, never past the cost budget. Not for shards.
+        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)) > 0:
             meta.trials_started = meta.trials_started or p.trials
             p.trials += extra
             meta.trials = p.trials
             meta.trials_budget = p.definition.config.gate.max_trials
             rd.write_json("run.json", meta.dump())
-            asyncio.run(run_trials(p, rd, progress))
+            asyncio.run(run_trials(p, rd, progress, spend=spend))
+    meta.spent_usd = round(spend.spent, 6)
+    if p.budget_usd is not None:
+        meta.budget_usd = p.budget_usd
+        wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
+        meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
+    rd.write_json("run.json", meta.dump())
 
 
 def resume(args: argparse.Namespace) -> ExitCode:
@@ -158,6 +180,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
         baseline=args.baseline,
         concurrency=args.concurrency,
         world=meta.world,
+        budget_usd=meta.budget_usd,
     )
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):

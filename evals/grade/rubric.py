@@ -43,6 +43,9 @@ class Part(Strict):
     checks: list[CheckRef] = Field(default_factory=list)
     requires: list[str] = Field(default_factory=list, description="parts whose layer 1 must pass first")
     judge: JudgeRef | None = None
+    guard: bool = Field(
+        default=False, description="may never regress: its pass rate is gated on its own (evals/guards.py)"
+    )
 
     @model_validator(mode="after")
     def _decidable(self) -> Part:
