@@ -53,12 +53,20 @@ def test_each_new_task_states_its_tier_and_declares_a_wrong_replay(task: str) ->
     if scenario.tier == "L1":
         assert 1 <= rubric.max_points <= 3
         assert len(scenario.used_services()) == 1, f"{task}: an L1 task uses one service"
+    if scenario.tier == "L2":
+        assert 4 <= rubric.max_points <= 8
+        assert scenario.used_services() == ["gmail", "github", "notion"], f"{task}: L2 crosses all three"
 
 
 def test_l1_has_at_least_ten_tasks_covering_every_service() -> None:
     l1 = [load_scenario(SCENARIOS, t) for t in TASKS if load_scenario(SCENARIOS, t).task_tier() == "L1"]
     assert len(l1) >= 10
     assert Counter(s.used_services()[0] for s in l1).keys() == {"gmail", "github", "notion"}
+
+
+def test_l2_has_at_least_eight_cross_service_tasks() -> None:
+    l2 = [t for t in TASKS if load_scenario(SCENARIOS, t).task_tier() == "L2"]
+    assert len(l2) >= 8, l2
 
 
 def test_personas_use_reserved_example_domains() -> None:
