@@ -19,6 +19,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from evals.tdist import t_quantile
+
 INF = math.inf
 NORMAL = statistics.NormalDist()
 
@@ -26,16 +28,11 @@ NORMAL = statistics.NormalDist()
 def quantile(p: float, df: float) -> float:
     """The p-quantile of Student's t with df degrees of freedom (the normal when df is infinite).
 
-    `scipy.special.stdtrit` is the function `scipy.stats.t.ppf` itself evaluates (same numbers),
-    imported here on first use: `scipy.stats` costs most of a second to import, `scipy.special`
-    about a fifth of that, and only commands that compute an interval pay it. The normal comes from
-    the standard library (Wichura's AS241, as scipy's `ndtri`; equal to about 1e-15).
+    Computed in the standard library (evals/tdist.py, held to scipy's `stdtrit` in the tests):
+    importing scipy for two numbers cost every command that computes an interval a fifth to most of
+    a second, several times the comparison itself.
     """
-    if math.isinf(df):
-        return NORMAL.inv_cdf(p)
-    from scipy.special import stdtrit
-
-    return float(stdtrit(df, p))
+    return t_quantile(p, df)
 
 
 @dataclass(frozen=True)
