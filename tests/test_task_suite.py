@@ -91,3 +91,39 @@ def test_full_is_every_task_and_the_default_suite_is_smoke() -> None:
     assert CONFIG.suite == CONFIG.suites["smoke"]
     raw = (ROOT / "evals.yaml").read_text(encoding="utf-8")
     assert re.search(r"^suite: smoke\b", raw, re.MULTILINE)
+
+
+L3_NEW = [t for t in NEW if load_scenario(SCENARIOS, t).task_tier() == "L3"]
+
+
+def test_l3_has_at_least_four_tasks_with_nightshift() -> None:
+    l3 = [t for t in TASKS if load_scenario(SCENARIOS, t).task_tier() == "L3"]
+    assert "nightshift" in l3 and len(l3) >= 4, l3
+
+
+@pytest.mark.parametrize("task", L3_NEW)
+def test_each_new_l3_task_has_nightshifts_shape_at_a_smaller_size(task: str) -> None:
+    """Several stakeholders across all three services, a correction (a sender's later mail in its own
+    thread), every stakeholder graded on the mail they got, prose judged, wrong replays on different
+    traps: the L3 shape from the issue, smaller than Nightshift's 12 emails and 25 points."""
+    scenario = load_scenario(SCENARIOS, task)
+    folder = SCENARIOS / task
+    rubric = load_rubric(folder)
+    assert 6 <= len(scenario.emails) <= 12
+    assert 10 <= rubric.max_points <= 16
+    assert 2 <= len(scenario.personas) <= 4
+    assert set(scenario.used_services()) == {"gmail", "github", "notion"}
+    senders = {e.id: e.sender for e in scenario.emails}
+    assert any(e.reply_to and senders[e.reply_to] == e.sender for e in scenario.emails), "no follow-up"
+    parts = [p for c in rubric.criteria for p in c.parts]
+    graded = {ref.params.get("persona") for p in parts for ref in p.checks} | {
+        p.judge.params.get("persona") for p in parts if p.judge
+    }
+    assert {p.id for p in scenario.personas} <= graded, f"{task}: a stakeholder's mail is not graded"
+    assert any(p.judge for p in parts) and all(p.requires for p in parts if p.judge)
+    lost = [
+        frozenset(fixture.expect_lost)
+        for path in (folder / "replays").glob("*.yaml")
+        if path.stem != REFERENCE and (fixture := load_fixture(folder, path.stem)).expect_lost
+    ]
+    assert len(lost) >= 2 and len(set(lost)) == len(lost), f"{task}: wrong replays need different traps"
