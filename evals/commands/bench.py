@@ -39,6 +39,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="USD per trial, agent and judge, for the cost per verdict (default 1)",
     )
     gate.set_defaults(handler=handle_gate)
+    suite = inner.add_parser(
+        "suite",
+        help="the gate on a tiered suite, each task paired with its baseline, next to Nightshift alone",
+    )
+    add_config(suite)
+    suite.add_argument("--runs", type=int, default=500, help="simulated PRs per case (default 500)")
+    suite.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+    suite.add_argument(
+        "--start-trials", type=int, default=1, help="trials per task a PR starts with (default 1)"
+    )
+    suite.set_defaults(handler=handle_suite)
     speed = inner.add_parser(
         "speed", help="start-up, compare and grading times of this checkout against their goals"
     )
@@ -68,6 +79,39 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
     result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
     print(format_result(result, config.threshold, config.gate))
     return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION
+
+
+def handle_suite(args: argparse.Namespace) -> ExitCode:
+    """Exit 0 when the suite meets its false-alarm and detection goals, 1 when one is missed."""
+    from evals.bench import Scenario, run_bench
+    from evals.bench_suite import (
+        FALSE_ALARM_GOAL,
+        SUITE_DETECTION_GOAL,
+        format_suite,
+        run_suite_bench,
+        tiered_suite,
+    )
+
+    config, _ = load_project(args.config)
+    if args.runs < 1 or args.start_trials < 1:
+        raise BadInputError("--runs and --start-trials must be at least 1")
+    outcomes = run_suite_bench(config.gate, runs=args.runs, seed=args.seed, start_trials=args.start_trials)
+    alone = run_bench(
+        Scenario(start_trials=config.trials),
+        config.threshold,
+        config.gate,
+        runs=args.runs,
+        seed=args.seed,
+        cases_run=("no change", "drop 3"),
+    )
+    calls = next(t.calls_per_trial for t in tiered_suite() if t.name == "nightshift")
+    nightshift = {case: alone.outcomes[case].mean_trials * calls for case in ("no change", "drop 3")}
+    print(format_suite(outcomes, nightshift))
+    met = (
+        outcomes["no change"].rate("regression") <= FALSE_ALARM_GOAL
+        and outcomes["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL
+    )
+    return ExitCode.PASS if met else ExitCode.REGRESSION
 
 
 def handle_speed(args: argparse.Namespace) -> ExitCode:
