@@ -102,7 +102,8 @@ class EvalDefinition:
         decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
         if meta.stopped_by_budget and meta.budget_usd is not None:
             decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
-        return build_summary(meta, aggregates, comparison, decided, fp, records)
+        tiers: dict[str, str] = {name: ls.scenario.task_tier() for name, ls in self.scenarios.items()}
+        return build_summary(meta, aggregates, comparison, decided, fp, records, tiers)
 
 
 def load_definition(

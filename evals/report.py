@@ -145,7 +145,28 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     lines += _cost_line(summary)
     lines += [f"Agent {md_code(summary.run.agent, 80)} · commit `{summary.run.commit[:12] or 'unknown'}`", ""]
     lines += [viewer.line(), ""]
+    lines += _tiers(summary)
     return lines
+
+
+def _tiers(summary: Summary) -> list[str]:
+    """pass@1, pass@k and pass^k per tier, when the run spans more than one (tasks are the units)."""
+    if len(summary.tiers) < 2:
+        return []
+    k = summary.adaptive.trials
+    rows = [
+        [
+            tier,
+            f"{len(t.tasks)} ({t.points} points)",
+            f"{_num(t.mean)} / {t.points}",
+            _pct(t.pass_at_1),
+            _pct(t.pass_at_k),
+            _pct(t.pass_pow_k),
+        ]
+        for tier, t in summary.tiers.items()
+    ]
+    headers = ["tier", "tasks", "mean total", "pass@1", f"pass@{k}", f"pass^{k}"]
+    return ["**By tier**", "", _table(rows, headers), ""]
 
 
 def _definition_changes(files: list[str], shown: int = 40) -> list[str]:

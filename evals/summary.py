@@ -50,6 +50,18 @@ class FlatItem(Summarised):
     pass_rate_delta: float | None
 
 
+class TierStats(Summarised):
+    """One tier of the suite (L1 single-service, L2 cross-service, L3 multi-stakeholder): its tasks
+    as units, so pass^k is the share of tasks that passed every trial (the eval seed's reading)."""
+
+    tasks: list[str]
+    points: int
+    mean: float | None
+    pass_at_1: float | None
+    pass_at_k: float | None
+    pass_pow_k: float | None
+
+
 class TrialSummary(Summarised):
     trial: int
     status: str
@@ -75,6 +87,7 @@ class Summary(Summarised):
     comparison: dict[str, ScenarioComparison]
     fingerprint: dict[str, Any]
     trials: dict[str, list[TrialSummary]]
+    tiers: dict[str, TierStats] = Field(default_factory=dict)
 
     @property
     def several(self) -> bool:
@@ -139,6 +152,31 @@ def _trials(records: list[TrialRecord], names: list[str]) -> dict[str, list[Tria
     return out
 
 
+def _mean_of(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return round(sum(present) / len(present), 4) if present else None
+
+
+def tier_stats(aggregates: dict[str, ScenarioAggregate], tiers: dict[str, str]) -> dict[str, TierStats]:
+    """Per tier, the mean total and the mean of its tasks' pass@1, pass@k and pass^k."""
+    out = {}
+    for tier in sorted(set(tiers.values())):
+        names = [n for n in aggregates if tiers.get(n) == tier]
+        aggs = [aggregates[n] for n in names]
+        means = [a.total.mean for a in aggs]
+        out[tier] = TierStats(
+            tasks=names,
+            points=sum(a.max_points for a in aggs),
+            mean=round(sum(m for m in means if m is not None), 4)
+            if any(m is not None for m in means)
+            else None,
+            pass_at_1=_mean_of([a.pass_at_1 for a in aggs]),
+            pass_at_k=_mean_of([a.pass_at_k for a in aggs]),
+            pass_pow_k=_mean_of([a.pass_pow_k for a in aggs]),
+        )
+    return out
+
+
 def build_summary(
     meta: RunMeta,
     aggregates: dict[str, ScenarioAggregate],
@@ -146,6 +184,7 @@ def build_summary(
     verdict: Verdict,
     fingerprint: dict[str, Any],
     records: list[TrialRecord],
+    tiers: dict[str, str] | None = None,
 ) -> Summary:
     return Summary(
         verdict=verdict.verdict,
@@ -164,4 +203,5 @@ def build_summary(
         comparison=comparison.scenarios,
         fingerprint=fingerprint,
         trials=_trials(records, list(aggregates)),
+        tiers=tier_stats(aggregates, tiers or {}),
     )

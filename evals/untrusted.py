@@ -18,7 +18,7 @@ import re
 _MARKDOWN = re.compile(r"([\\`*\[\]!#|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 # GitHub links @name and @org/team when the @ follows a non-word character; a zero-width space after
 # the @ keeps the text readable and the mention unlinked.
-_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 ZWSP = "\u200b"
 
 

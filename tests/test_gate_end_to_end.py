@@ -60,6 +60,12 @@ def test_no_arguments_runs_the_default_suite_offline(
     assert summary["scenarios"]["trial-run"]["total"]["mean"] == 7
     assert summary["scenarios"]["nightshift"]["total"]["per_trial"][:3] == [16, 19, 20]
     assert summary["scenarios"]["nightshift"]["total"]["mean"] == pytest.approx(55 / 3, abs=1e-3)
+    # the smoke suite spans every tier: pass rates per tier, tasks as the units
+    tiers = summary["tiers"]
+    assert set(tiers) == {"L1", "L2", "L3"} and tiers["L3"]["tasks"] == ["nightshift"]
+    assert tiers["L3"]["pass_at_1"] == pytest.approx(2 / 3, abs=1e-3) and tiers["L3"]["pass_pow_k"] == 0
+    assert tiers["L1"]["pass_pow_k"] == 1 and len(tiers["L1"]["tasks"]) == 6
+    assert "**By tier**" in report.read_text(encoding="utf-8")
 
 
 def test_help_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
