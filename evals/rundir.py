@@ -23,9 +23,11 @@ from evals.jsonio import (
 from evals.redact import redact, redact_text
 
 RESULTS = "results.jsonl"
-# The large per-trial files (each 100-200 kB for Nightshift) are read by `grade --run`, tests and
-# tools, rarely by eye: written compact. run.json, summary.json and grade.json stay indented.
-COMPACT = frozenset({"world.json", "outcome.json", "transcript.json"})
+# The large files (per trial 100-200 kB for Nightshift; summary.json holds every trial's parts, a
+# megabyte at 100 trials, and indenting it was half of `compare`) are read by `grade --run`, the
+# viewer, tests and tools, rarely by eye (report.md and viewer.html are for people): written
+# compact, `jq .` indents them. run.json and grade.json stay indented.
+COMPACT = frozenset({"world.json", "outcome.json", "transcript.json", "summary.json"})
 _SCENARIO = re.compile(rb'"scenario":\s*"([^"\\]+)"')
 _TRIAL = re.compile(rb'"trial":\s*(\d+)[,}]')  # a number cut short is no name
 
