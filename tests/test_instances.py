@@ -166,7 +166,7 @@ def test_a_run_records_its_instance_seed_and_resume_keeps_it(project: Path) -> N
     out = project / "runs" / "seeded"
     args = ["--agent", "replay:reference", "--trials", "1", "--instance-seed", "3", "--out", str(out)]
     code = main(["run", "--scenario", "board-move", *args])
-    assert code in (0, 1, 4)  # the verdict is the gate's business; the instance is this test's
+    assert code == 0  # any instance compares with the baseline: the fingerprint is the template's
     meta = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert meta["instance_seed"] == 3
     record = json.loads((out / "results.jsonl").read_text(encoding="utf-8").splitlines()[0])
