@@ -20,6 +20,7 @@ from evals.errors import BadInputError
 from evals.grade.checks import VOCABULARY
 from evals.grade.registry import Registry, RegistryError, bad_params, load_scenario_checks
 from evals.loading import load_model
+from evals.scenario.params import instance_zero
 
 
 class Strict(BaseModel):
@@ -153,9 +154,10 @@ def load_rubric(
     scenario_dir: Path, vocabulary: Registry = VOCABULARY, render: Callable[[str], str] | None = None
 ) -> Rubric:
     """The scenario's rubric, its names checked against `vocabulary` plus the scenario's own checks.
-    `render` fills a parameterised task's placeholders (its instance) before the file is parsed."""
+    `render` fills a parameterised task's placeholders (its instance; default: instance 0) before the
+    file is parsed."""
     path = scenario_dir / RUBRIC_FILE
-    rubric = load_model(Rubric, path, render)
+    rubric = load_model(Rubric, path, render or instance_zero(scenario_dir).render)
     registry = scenario_registry(scenario_dir, vocabulary)
     _check_refs(path, rubric, registry, scenario_dir)
     rubric._registry = registry

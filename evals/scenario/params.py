@@ -34,7 +34,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from evals.errors import BadInputError
-from evals.loading import describe_validation_error
+from evals.loading import describe_validation_error, read_data
 
 PLACEHOLDER = re.compile(r"\{\{param:([A-Za-z0-9_.-]*)\}\}")
 NAME = r"^[a-z][a-z0-9_]*$"
@@ -177,6 +177,17 @@ def check_placeholders(folder: Path, specs: dict[str, ParamSpec], meta_path: Pat
     unused = sorted(known - used)
     if unused:
         raise BadInputError(f"{meta_path}: parameters: never used in the task's files: {', '.join(unused)}")
+
+
+def instance_zero(folder: Path) -> Instance:
+    """Instance 0 of the task in `folder` (empty when it has no scenario.yaml or no parameters): what
+    a caller that names no instance (the `scenarios` listing, a test) reads the files as."""
+    meta_path = folder / "scenario.yaml"
+    if not meta_path.is_file():
+        return Instance()
+    template = read_data(meta_path, mask)
+    raw = template.get("parameters") if isinstance(template, dict) else None
+    return draw(parse_parameters(raw, meta_path), folder.name, None)
 
 
 def mask(text: str) -> str:
