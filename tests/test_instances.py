@@ -147,6 +147,8 @@ def test_one_label_covers_every_instance_and_a_wrong_value_stays_literal() -> No
     assert evidence_hash("Owner Oskar Nilsen, limit 512Mi.", one) == second
     assert evidence_hash("Owner Oskar Nilsen, limit 1Gi.", one) != second
     assert one.neutral("Oskarsson") == "Oskarsson"  # whole words only
+    clash = Instance(3, {"who": "team", "team": "Ravi"})  # a value that is also a placeholder's word
+    assert clash.neutral("Ravi's team") == "{{param:team}}'s {{param:who}}"
     assert evidence_hash("no values", Instance()) == evidence_hash("no values")
 
 

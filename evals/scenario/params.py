@@ -105,12 +105,19 @@ class Instance:
         return PLACEHOLDER.sub(lambda m: self.values.get(m.group(1), m.group(0)), text)
 
     def neutral(self, text: str) -> str:
-        """Each value turned back into its placeholder (longest first, whole words only), so text
-        that differs between instances only in their values reads, and hashes, the same."""
-        for name, value in sorted(self.values.items(), key=lambda kv: -len(kv[1])):
+        """Each value turned back into its placeholder (longest first, whole words only, in one pass
+        so a placeholder just written is never matched again), so text that differs between
+        instances only in their values reads, and hashes, the same. Two parameters with one value
+        share the first name in sorted order."""
+        names: dict[str, str] = {}
+        for name, value in sorted(self.values.items()):
             if value.strip():
-                text = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", f"{{{{param:{name}}}}}", text)
-        return text
+                names.setdefault(value, name)
+        if not names:
+            return text
+        alternatives = "|".join(re.escape(v) for v in sorted(names, key=len, reverse=True))
+        pattern = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+        return pattern.sub(lambda m: f"{{{{param:{names[m.group(0)]}}}}}", text)
 
 
 def parse_parameters(raw: Any, where: Path) -> dict[str, ParamSpec]:
