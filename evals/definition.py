@@ -86,7 +86,10 @@ class EvalDefinition:
             self.config.judge.model,
         )
         for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated
-            fp["scenarios"][name].update(part_fingerprints(ls.rubric, ls.folder))
+            # the template's parts (read as instance 0), never a drawn instance's: any instance of a
+            # parameterised task compares with the baseline (evals/scenario/params.py)
+            rubric = ls.rubric if ls.scenario.instance.seed is None else load_rubric(ls.folder)
+            fp["scenarios"][name].update(part_fingerprints(rubric, ls.folder))
         return fp
 
     def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
