@@ -42,20 +42,24 @@ class LoadedScenario:
         return sorted({p.judge.prompt for _, p in self.rubric.parts() if p.judge is not None})
 
 
-def load_scenarios(root: Path, config: Config, names: list[str]) -> dict[str, LoadedScenario]:
+def load_scenarios(
+    root: Path, config: Config, names: list[str], instance_seed: int | None = None
+) -> dict[str, LoadedScenario]:
     """Each scenario with its rubric and judge, validated up front: a bad file is exit 2 before any trial.
 
     Who judges (the model, through the cache, or the human labels) is decided here, once per run.
+    `instance_seed` picks each parameterised task's instance (None: instance 0, evals/scenario/params.py).
     """
     out = {}
     api_key_present = bool(os.environ.get("ANTHROPIC_API_KEY"))
     for name in names:
         folder = root / config.scenarios_dir / name
-        scenario = load_scenario(root / config.scenarios_dir, name)
-        rubric = load_rubric(folder)
+        scenario = load_scenario(root / config.scenarios_dir, name, instance_seed)
+        render = scenario.instance.render
+        rubric = load_rubric(folder, render=render)
         for _, part in rubric.parts():
             if part.judge is not None:
-                load_prompt(folder / part.judge.prompt)
+                load_prompt(folder / part.judge.prompt, render=render)
         judge = make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
         out[name] = LoadedScenario(scenario, folder, rubric, judge)
     return out
@@ -82,7 +86,10 @@ class EvalDefinition:
             self.config.judge.model,
         )
         for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated
-            fp["scenarios"][name].update(part_fingerprints(ls.rubric, ls.folder))
+            # the template's parts (read as instance 0), never a drawn instance's: any instance of a
+            # parameterised task compares with the baseline (evals/scenario/params.py)
+            rubric = ls.rubric if ls.scenario.instance.seed is None else load_rubric(ls.folder)
+            fp["scenarios"][name].update(part_fingerprints(rubric, ls.folder))
         return fp
 
     def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
@@ -107,10 +114,15 @@ class EvalDefinition:
 
 
 def load_definition(
-    root: Path, config: Config, names: list[str] | None, baseline: Path | None = None
+    root: Path,
+    config: Config,
+    names: list[str] | None,
+    baseline: Path | None = None,
+    instance_seed: int | None = None,
 ) -> EvalDefinition:
-    """The definition for `names` (default: the config's suite), validated before anything runs."""
-    scenarios = load_scenarios(root, config, names or config.suite)
+    """The definition for `names` (default: the config's suite), validated before anything runs;
+    `instance_seed` picks the tasks' instances (a stored run's comes from its run.json)."""
+    scenarios = load_scenarios(root, config, names or config.suite, instance_seed)
     baseline_path = baseline or root / config.baseline
     found = load_baseline(baseline_path)
     if found is None and config.missing_baseline == "error":

@@ -7,6 +7,7 @@ Users meet this module when they make a typo, so the message names the file and 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,14 +32,19 @@ def parse_yaml(text: str) -> Any:
         return yaml.safe_load(text)  # raises the same error, better described
 
 
-def read_data(path: Path) -> Any:
-    """Parse a .yaml/.yml/.json file; a missing or unparsable file is bad input naming the file."""
+def read_data(path: Path, render: Callable[[str], str] | None = None) -> Any:
+    """Parse a .yaml/.yml/.json file; a missing or unparsable file is bad input naming the file.
+
+    `render` rewrites the text before it is parsed (a parameterised task's instance values,
+    evals/scenario/params.py)."""
     if not path.is_file():
         raise BadInputError(f"{path}: file not found")
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInputError(f"{path}: cannot read: {exc}") from exc
+    if render is not None:
+        text = render(text)
     try:
         if path.suffix == ".json":
             return json.loads(text)
@@ -109,5 +115,5 @@ def validate(model: type[M], data: Any, path: Path) -> M:
         raise BadInputError(describe_validation_error(path, exc)) from exc
 
 
-def load_model(model: type[M], path: Path) -> M:
-    return validate(model, read_data(path), path)
+def load_model(model: type[M], path: Path, render: Callable[[str], str] | None = None) -> M:
+    return validate(model, read_data(path, render), path)

@@ -81,6 +81,9 @@ class RunMeta(Record):
     agent_config_hash: str = ""
     judge_model: str = ""
     world: str = "sandbox"
+    # Which instance of each parameterised task ran (evals/scenario/params.py): None is instance 0,
+    # the fixed one PRs and the committed baseline use; the nightly draws a fresh seed.
+    instance_seed: int | None = None
     threshold: dict[str, float | None] = Field(default_factory=dict)
     trial_slice: str | None = None
     trials_started: int | None = None

@@ -58,6 +58,11 @@ class Plan:
         """Every scenario's agent repeats itself exactly (replays): the gate never adds trials."""
         return all(choice.deterministic for choice in self.agents.values())
 
+    @property
+    def instance_seed(self) -> int | None:
+        """The tasks' instance (None: instance 0); every scenario was loaded with the same seed."""
+        return next((ls.scenario.instance.seed for ls in self.scenarios.values()), None)
+
 
 def plan(
     root: Path,
@@ -70,12 +75,13 @@ def plan(
     concurrency: int | None = None,
     world: str = "sandbox",
     budget_usd: float | None = None,
+    instance_seed: int | None = None,
 ) -> Plan:
     if trials is not None and trials < 1:
         raise BadInputError("--trials must be at least 1")
     if budget_usd is not None and budget_usd <= 0:
         raise BadInputError("--budget-usd must be more than 0")
-    definition = load_definition(root, config, scenarios, baseline)
+    definition = load_definition(root, config, scenarios, baseline, instance_seed)
     spec = agent or config.agent
     agents = {
         n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in definition.scenarios.items()
@@ -285,6 +291,7 @@ def run_meta(p: Plan) -> RunMeta:
         agent_config_hash=agent_config_hash(d.root / "agent"),
         judge_model=d.config.judge.model,
         world=p.backend.name,
+        instance_seed=p.instance_seed,
         threshold=d.config.threshold.model_dump(),
         budget_usd=p.budget_usd,
     )

@@ -4,7 +4,8 @@
 # report.md). The verdict is the compare stage's to give, so a regression (1) or a not-comparable run
 # (4) ends this step green; bad input (2) and infrastructure errors (3) end it red.
 # Inputs (env): RUN_DIR (required), EVALS_SCENARIOS (space-separated), EVALS_TRIALS, EVALS_AGENT,
-# EVALS_WORLD, EVALS_TRIAL_SLICE (I/N: only that slice of the trials, for nightly shards).
+# EVALS_WORLD, EVALS_TRIAL_SLICE (I/N: only that slice of the trials, for nightly shards),
+# EVALS_INSTANCE_SEED (draw parameterised tasks' instances from it; default: the fixed instance 0).
 # The job summary and annotations are the compare stage's (EVALS_JOB_SUMMARY=0 here), so they appear once.
 set -euo pipefail
 args=(run --out "${RUN_DIR:?RUN_DIR is required}")
@@ -13,6 +14,7 @@ for name in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$name"); done
 [[ -n "${EVALS_AGENT:-}" ]] && args+=(--agent "$EVALS_AGENT")
 [[ -n "${EVALS_WORLD:-}" ]] && args+=(--world "$EVALS_WORLD")
 [[ -n "${EVALS_TRIAL_SLICE:-}" ]] && args+=(--trial-slice "$EVALS_TRIAL_SLICE")
+[[ -n "${EVALS_INSTANCE_SEED:-}" ]] && args+=(--instance-seed "$EVALS_INSTANCE_SEED")
 rc=0
 EVALS_JOB_SUMMARY=0 python -m evals "${args[@]}" || rc=$?
 case "$rc" in

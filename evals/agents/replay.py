@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from pydantic import Field
 from evals.agents.base import AgentPrompts, AgentResult, Model
 from evals.errors import BadInputError
 from evals.loading import load_model
+from evals.scenario.params import instance_zero
 from evals.tools.base import Toolset
 
 REF = re.compile(r"\$\{([^}]+)\}")
@@ -46,12 +48,14 @@ def fixture_path(scenario_dir: Path, name: str) -> Path:
     return scenario_dir / "replays" / f"{name}.yaml"
 
 
-def load_fixture(scenario_dir: Path, name: str) -> ReplayFixture:
+def load_fixture(scenario_dir: Path, name: str, render: Callable[[str], str] | None = None) -> ReplayFixture:
+    """A replay fixture; `render` fills a parameterised task's placeholders (its instance; default:
+    instance 0) first, so each instance's reference replay writes that instance's values."""
     path = fixture_path(scenario_dir, name)
     if not path.is_file():
         known = sorted(p.stem for p in (scenario_dir / "replays").glob("*.yaml"))
         raise BadInputError(f"{path}: no such replay (known: {', '.join(known) or 'none'})")
-    return load_model(ReplayFixture, path)
+    return load_model(ReplayFixture, path, render or instance_zero(scenario_dir).render)
 
 
 def lookup(context: dict[str, Any], dotted: str) -> Any:

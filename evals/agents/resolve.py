@@ -47,7 +47,8 @@ def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callabl
                 f"--agent replay:{name}: scenario {scenario.name} has no replays/{name}.yaml"
                 f"{did_you_mean(name, known)} (known: {', '.join(known) or 'none'})"
             )
-    fixtures = {name: load_fixture(scenario_dir, name) for name in names}  # validate before any trial runs
+    # validate before any trial runs, each rendered for the scenario's instance
+    fixtures = {name: load_fixture(scenario_dir, name, scenario.instance.render) for name in names}
 
     def make(trial: int) -> Agent:
         name = names[trial % len(names)]

@@ -47,13 +47,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_config(parser)
     parser.add_argument("name", help="the task, as `python -m evals scenarios` lists it")
+    parser.add_argument(
+        "--instance-seed",
+        type=int,
+        metavar="N",
+        help="check instance N of a parameterised task (default: the fixed instance 0)",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
 
     config, project = load_project(args.config)
-    report = check_task(project, config, args.name)
+    report = check_task(project, config, args.name, args.instance_seed)
     for line in report.lines:
         print(line)
     if report.problems:
@@ -65,15 +71,16 @@ def handle(args: argparse.Namespace) -> ExitCode:
     return ExitCode.PASS
 
 
-def check_task(project: Path, config: Config, name: str) -> TaskReport:
-    """Validate the folder (BadInputError on bad data), then grade every replay against its promise."""
+def check_task(project: Path, config: Config, name: str, instance_seed: int | None = None) -> TaskReport:
+    """Validate the folder (BadInputError on bad data), then grade every replay against its promise,
+    for one instance of the task (`instance_seed`; None: instance 0)."""
     import asyncio
 
     from evals.definition import load_scenarios
     from evals.grade.judge import make_judge
     from evals.grade.labels import load_labels
 
-    loaded = load_scenarios(project, config, [name])[name]
+    loaded = load_scenarios(project, config, [name], instance_seed)[name]
     labels = load_labels(loaded.folder)
     loaded.judge = make_judge(config.judge, project, labels, api_key_present=False)
     _validate_labels(loaded, labels)
@@ -85,6 +92,10 @@ def check_task(project: Path, config: Config, name: str) -> TaskReport:
         f"{name}: {scenario.task_tier()}, {','.join(scenario.used_services()) or 'no services'}, "
         f"{rubric.max_points} points, {len(rubric.parts())} parts, replays: {', '.join(fixtures)}"
     )
+    if scenario.instance.values:
+        drawn = ", ".join(f"{k}={v}" for k, v in sorted(scenario.instance.values.items()))
+        seed = "instance 0" if instance_seed is None else f"instance seed {instance_seed}"
+        report.lines.append(f"  {seed}: {drawn}")
     wrong = [r for r in fixtures if r != REFERENCE]
     if not wrong:
         report.problems.append(
@@ -128,7 +139,7 @@ def _load_replays(loaded: LoadedScenario) -> dict[str, ReplayFixture]:
     parts = {p.id for _, p in loaded.rubric.parts()}
     fixtures = {}
     for replay in names:
-        fixture = load_fixture(loaded.folder, replay)
+        fixture = load_fixture(loaded.folder, replay, loaded.scenario.instance.render)
         path = fixture_path(loaded.folder, replay)
         if replay == REFERENCE and fixture.expect_lost:
             raise BadInputError(f"{path}: expect_lost: the reference must lose nothing")

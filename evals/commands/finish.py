@@ -23,7 +23,9 @@ def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefini
     never the agent, so this works without any model key whatever agent made the run."""
     meta = read_meta(rd.path)
     config, project = load_project(args.config)
-    definition = load_definition(project, config, meta.scenarios, getattr(args, "baseline", None))
+    definition = load_definition(
+        project, config, meta.scenarios, getattr(args, "baseline", None), meta.instance_seed
+    )
     return definition, meta
 
 

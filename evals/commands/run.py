@@ -61,6 +61,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--budget-usd", type=float, metavar="USD", help="most this run may spend, agent + judge (budget.usd)"
     )
+    parser.add_argument(
+        "--instance-seed",
+        type=int,
+        metavar="N",
+        help="run instance N of every parameterised task (values drawn from N; recorded in run.json); "
+        "default: the fixed instance 0 that PRs and the committed baseline use",
+    )
     parser.add_argument("--trial-slice", metavar="I/N", help="run only slice I of N (0-based) of the trials")
     parser.add_argument(
         "--resume",
@@ -92,6 +99,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
         concurrency=args.concurrency,
         world=args.world,
         budget_usd=args.budget_usd,
+        instance_seed=args.instance_seed,
     )
     out = args.out or new_run_dir(project, config, list(p.scenarios))
     if (out / "results.jsonl").exists():
@@ -159,7 +167,13 @@ def resume(args: argparse.Namespace) -> ExitCode:
     from evals.rundir import RunDir
     from evals.runner import plan, run_meta
 
-    given = {"--scenario": args.scenario, "--agent": args.agent, "--trials": args.trials, "--out": args.out}
+    given = {
+        "--scenario": args.scenario,
+        "--agent": args.agent,
+        "--trials": args.trials,
+        "--out": args.out,
+        "--instance-seed": args.instance_seed,
+    }
     clashing = [flag for flag, value in given.items() if value is not None]
     if args.trial_slice:
         clashing.append("--trial-slice")
@@ -181,6 +195,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
         concurrency=args.concurrency,
         world=meta.world,
         budget_usd=meta.budget_usd,
+        instance_seed=meta.instance_seed,
     )
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):

@@ -19,6 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="append",
         help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
     )
+    parser.add_argument(
+        "--instance-seed",
+        type=int,
+        metavar="N",
+        help="deliver instance N of parameterised tasks (the one `run --instance-seed N` runs)",
+    )
     parser.set_defaults(handler=handle)
 
 
@@ -33,7 +39,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
     config, project = load_project(args.config)
     live = load_stage_config(ComposioConfig)  # Composio and the mailboxes only: no GitHub or Notion key
-    scenarios = [load_scenario(project / config.scenarios_dir, n) for n in args.scenario or config.suite]
+    folder = project / config.scenarios_dir
+    scenarios = [load_scenario(folder, n, args.instance_seed) for n in args.scenario or config.suite]
     for scenario in scenarios:
         check_personas(live, sorted({e.sender for e in scenario.emails}), scenario.name)
     api = ComposioApi(live)

@@ -10,7 +10,11 @@ change per trial, per backend or with the sandbox clock keeps its label and its 
 
 Nothing a grader reads as prose is touched (PR numbers, ticket numbers and values stay). Evidence is
 capped so one runaway artefact cannot make a judge call expensive; the hash is of exactly what the
-judge sees.
+judge sees, with one more step for a parameterised task (evals/scenario/params.py): the instance's
+values are turned back into their placeholders (`512Mi` -> `{{param:memory.binary}}`) before
+hashing. The judge still reads the real values (its prompt is rendered with them too), but the
+hash, which keys the human labels, is the same for every instance: one label covers them all. A
+wrong value the agent made up stays literal, so it never borrows the right answer's label.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import re
 
 from evals.jsonio import sha256_text
 from evals.outcome import Outcome
+from evals.scenario.params import Instance
 
 MAX_CHARS = 40_000
 
@@ -54,5 +59,6 @@ def prepare(raw: str, outcome: Outcome) -> str:
     return clip(normalise(raw, outcome))
 
 
-def evidence_hash(text: str) -> str:
-    return sha256_text(text)
+def evidence_hash(text: str, instance: Instance | None = None) -> str:
+    """The label and cache key of judged evidence: the instance's values neutralised (see above)."""
+    return sha256_text(instance.neutral(text) if instance is not None else text)

@@ -173,7 +173,9 @@ def _layer_one(
         )
     if part.judge.prompt not in prompts:
         prompts[part.judge.prompt] = load_prompt(
-            scenario_dir / part.judge.prompt, f"{scenario_dir.name}/{part.judge.prompt}"
+            scenario_dir / part.judge.prompt,
+            f"{scenario_dir.name}/{part.judge.prompt}",
+            ctx.scenario.instance.render,
         )
     prompt = prompts[part.judge.prompt]
     text = prepare(raw, ctx.outcome)
@@ -182,7 +184,7 @@ def _layer_one(
         points=part.points,
         prompt=prompt,
         text=prompt.render(part=part.id, description=part.description, points=part.points, evidence=text),
-        evidence_sha=evidence_hash(text),
+        evidence_sha=evidence_hash(text, ctx.scenario.instance),
     )
     return Pending(base=base, checks=outcomes, request=request, evidence=text)
 

@@ -11,6 +11,7 @@ the rubric's own registry and one scenario's checks are never visible to another
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
@@ -19,6 +20,7 @@ from evals.errors import BadInputError
 from evals.grade.checks import VOCABULARY
 from evals.grade.registry import Registry, RegistryError, bad_params, load_scenario_checks
 from evals.loading import load_model
+from evals.scenario.params import instance_zero
 
 
 class Strict(BaseModel):
@@ -148,10 +150,14 @@ def _check_refs(path: Path, rubric: Rubric, registry: Registry, scenario_dir: Pa
                 raise BadInputError(f"{path}: {part.id}: judge prompt not found: {part.judge.prompt}")
 
 
-def load_rubric(scenario_dir: Path, vocabulary: Registry = VOCABULARY) -> Rubric:
-    """The scenario's rubric, its names checked against `vocabulary` plus the scenario's own checks."""
+def load_rubric(
+    scenario_dir: Path, vocabulary: Registry = VOCABULARY, render: Callable[[str], str] | None = None
+) -> Rubric:
+    """The scenario's rubric, its names checked against `vocabulary` plus the scenario's own checks.
+    `render` fills a parameterised task's placeholders (its instance; default: instance 0) before the
+    file is parsed."""
     path = scenario_dir / RUBRIC_FILE
-    rubric = load_model(Rubric, path)
+    rubric = load_model(Rubric, path, render or instance_zero(scenario_dir).render)
     registry = scenario_registry(scenario_dir, vocabulary)
     _check_refs(path, rubric, registry, scenario_dir)
     rubric._registry = registry

@@ -14,6 +14,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 from evals.errors import BadInputError
 from evals.loading import describe_validation_error, read_data, validate
 from evals.scenario.model import Email, PageSpec, Scenario
+from evals.scenario.params import Instance, check_placeholders, draw, mask, parse_parameters
 from evals.suggest import did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
@@ -27,19 +28,19 @@ def list_scenarios(scenarios_dir: Path) -> list[str]:
     return sorted(p.name for p in scenarios_dir.iterdir() if (p / SCENARIO_FILE).is_file())
 
 
-def _read_prompt(folder: Path, value: Any, field: str) -> str:
+def _read_prompt(folder: Path, value: Any, field: str, instance: Instance) -> str:
     """A prompt is either inline text or `{file: relative/path.md}`."""
     if isinstance(value, dict) and set(value) == {"file"}:
         path = folder / str(value["file"])
         if not path.is_file():
             raise BadInputError(f"{folder / SCENARIO_FILE}: prompts.{field}: file not found: {path}")
-        return path.read_text(encoding="utf-8")
+        return instance.render(path.read_text(encoding="utf-8"))
     if isinstance(value, str):
         return value
     raise BadInputError(f"{folder / SCENARIO_FILE}: prompts.{field}: expected text or {{file: PATH}}")
 
 
-def _read_repo_files(root: Path) -> dict[str, str]:
+def _read_repo_files(root: Path, instance: Instance) -> dict[str, str]:
     if not root.is_dir():
         raise BadInputError(f"{root}: repo folder not found")
     files: dict[str, str] = {}
@@ -47,21 +48,23 @@ def _read_repo_files(root: Path) -> dict[str, str]:
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
             rel = path.relative_to(root).as_posix()
             try:
-                files[rel] = path.read_text(encoding="utf-8")
+                files[rel] = instance.render(path.read_text(encoding="utf-8"))
             except UnicodeDecodeError as exc:
                 raise BadInputError(f"{path}: repo files must be UTF-8 text") from exc
     return files
 
 
-def _validate_list(model: type[M], path: Path) -> list[M]:
+def _validate_list(model: type[M], path: Path, instance: Instance) -> list[M]:
     """Validate a data file holding a list of `model`, so an error names that file, not scenario.yaml."""
     try:
-        return TypeAdapter(list[model]).validate_python(read_data(path))  # type: ignore[valid-type]
+        return TypeAdapter(list[model]).validate_python(read_data(path, instance.render))  # type: ignore[valid-type]
     except ValidationError as exc:
         raise BadInputError(describe_validation_error(path, exc)) from exc
 
 
-def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
+def load_scenario(scenarios_dir: Path, name: str, instance_seed: int | None = None) -> Scenario:
+    """The task `name` as instance `instance_seed` (None: instance 0, see evals/scenario/params.py):
+    every text file rendered with the instance's values before it is parsed."""
     folder = scenarios_dir / name
     meta_path = folder / SCENARIO_FILE
     if not meta_path.is_file():
@@ -70,20 +73,28 @@ def load_scenario(scenarios_dir: Path, name: str) -> Scenario:
             f"{meta_path}: no such scenario {name!r}{did_you_mean(name, names)} "
             f"(known: {', '.join(names) or 'none'}; `evals scenarios` lists them)"
         )
-    meta = read_data(meta_path)
+    template = read_data(meta_path, mask)
+    if not isinstance(template, dict):
+        raise BadInputError(f"{meta_path}: expected a mapping at the top level")
+    specs = parse_parameters(template.get("parameters"), meta_path)
+    check_placeholders(folder, specs, meta_path)
+    instance = draw(specs, name, instance_seed)
+    meta = read_data(meta_path, instance.render)
     if not isinstance(meta, dict):
         raise BadInputError(f"{meta_path}: expected a mapping at the top level")
+    meta.pop("parameters", None)
     prompts = meta.get("prompts")
     if not isinstance(prompts, dict):
         raise BadInputError(f"{meta_path}: prompts: expected a mapping with `system` and `task`")
     data = dict(meta)
-    data["prompts"] = {key: _read_prompt(folder, prompts.get(key), key) for key in ("system", "task")}
-    data["emails"] = _validate_list(Email, folder / "emails.yaml")
-    data["pages"] = _validate_list(PageSpec, folder / "notion.yaml")
+    data["prompts"] = {k: _read_prompt(folder, prompts.get(k), k, instance) for k in ("system", "task")}
+    data["emails"] = _validate_list(Email, folder / "emails.yaml", instance)
+    data["pages"] = _validate_list(PageSpec, folder / "notion.yaml", instance)
     repo_meta = meta.get("repo")
     repo: dict[str, Any] = repo_meta if isinstance(repo_meta, dict) else {}
-    data["files"] = _read_repo_files(folder / str(repo.get("files_dir", "repo")))
+    data["files"] = _read_repo_files(folder / str(repo.get("files_dir", "repo")), instance)
     scenario = validate(Scenario, data, meta_path)
+    scenario._instance = instance
     _check_references(scenario, folder)
     return scenario
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+
+from evals.scenario.params import Instance
 
 
 class Strict(BaseModel):
@@ -111,6 +113,13 @@ class Scenario(Strict):
     emails: list[Email]
     pages: list[PageSpec]
     files: dict[str, str] = Field(description="repo path -> content, from the scenario's repo folder")
+    _instance: Instance = PrivateAttr(default_factory=Instance)
+
+    @property
+    def instance(self) -> Instance:
+        """Which instance of the task this is (evals/scenario/params.py); files are already rendered
+        with it, and the grader renders judge prompts and neutralises judged evidence with it."""
+        return self._instance
 
     @model_validator(mode="after")
     def _known_services(self) -> Scenario:

@@ -8,6 +8,7 @@ run of backticks inside it, so text the agent wrote can never close the fence an
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,11 +57,15 @@ class JudgePrompt:
         )
 
 
-def load_prompt(path: Path, name: str | None = None) -> JudgePrompt:
-    """Read a prompt file: `---` YAML front matter with `version`, then the template with {{evidence}}."""
+def load_prompt(
+    path: Path, name: str | None = None, render: Callable[[str], str] | None = None
+) -> JudgePrompt:
+    """Read a prompt file: `---` YAML front matter with `version`, then the template with {{evidence}}.
+    `render` fills a parameterised task's placeholders (its instance) first."""
     label = name or str(path)
     try:
         text = path.read_text(encoding="utf-8")
+        text = render(text) if render is not None else text
     except OSError as exc:
         raise BadInputError(f"{label}: cannot read judge prompt: {exc}") from exc
     match = re.match(r"---[ \t]*\r?\n(.*?)\r?\n---[ \t]*\r?\n", text, re.DOTALL)

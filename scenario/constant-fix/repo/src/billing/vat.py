@@ -1,6 +1,6 @@
-"""VAT for Dutch customers."""
+"""VAT for {{param:vat.country}} customers."""
 
-VAT_RATE = 0.12
+VAT_RATE = {{param:vat.wrong}}
 
 
 def gross(net: float) -> float:
