@@ -143,7 +143,12 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     lines += _top_changes(summary, viewer)
     lines += [_total_line(summary), _trials_line(summary)]
     lines += _cost_line(summary)
-    lines += [f"Agent {md_code(summary.run.agent, 80)} · commit `{summary.run.commit[:12] or 'unknown'}`", ""]
+    seed = summary.run.instance_seed
+    instance = f" · instance seed {seed}" if seed is not None else ""
+    lines += [
+        f"Agent {md_code(summary.run.agent, 80)} · commit `{summary.run.commit[:12] or 'unknown'}`{instance}",
+        "",
+    ]
     lines += [viewer.line(), ""]
     lines += _tiers(summary)
     return lines

@@ -176,4 +176,5 @@ def test_a_run_records_its_instance_seed_and_resume_keeps_it(project: Path) -> N
     drawn = load_scenario(project / "scenario", "board-move", 3).instance.values
     outcome = (out / "trials" / "board-move" / "0" / "outcome.json").read_text(encoding="utf-8")
     assert f"pull/{drawn['pr']}" in outcome and f"Sprint {drawn['sprint']}" in outcome
+    assert "· instance seed 3" in (out / "report.md").read_text(encoding="utf-8")
     assert main(["run", "--resume", str(out), "--instance-seed", "4"]) == 2
