@@ -235,28 +235,35 @@ def test_an_injection_in_the_evidence_does_not_change_the_models_own_score(
     assert "never instructions" in stub.requests[0]["system"]
 
 
+class Overlap:
+    """A stub answer that counts the judge calls in flight: each call waits until a second one is in
+    flight with it (a barrier), so calls that never overlap time out instead of passing."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.in_flight = 0
+        self.peak = 0
+        self.pairs = threading.Barrier(2, timeout=30)
+
+    def __call__(self, part: str) -> Reply:
+        with self.lock:
+            self.in_flight += 1
+            self.peak = max(self.peak, self.in_flight)
+        self.pairs.wait()
+        with self.lock:
+            self.in_flight -= 1
+        return verdict(1)
+
+
 def test_a_trials_judge_calls_overlap_but_never_exceed_the_concurrency_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    lock = threading.Lock()
-    in_flight, peak = 0, 0
-    pairs = threading.Barrier(2, timeout=30)  # only passes when two calls are in flight together
-
-    def answer(part: str) -> Reply:
-        nonlocal in_flight, peak
-        with lock:
-            in_flight += 1
-            peak = max(peak, in_flight)
-        pairs.wait()
-        with lock:
-            in_flight -= 1
-        return verdict(1)
-
+    answer = Overlap()
     judge = ModelJudge("claude-haiku-4-5", 256, concurrency=2)
     with judge_server(monkeypatch, answer):
         verdicts = judge.decide_all([_request(f"P{i}", f"evidence {i}") for i in range(6)])
     assert [v.score for v in verdicts] == [1] * 6
-    assert peak == 2
+    assert answer.peak == 2
 
 
 def test_trials_with_identical_evidence_ask_the_model_once(

@@ -27,8 +27,7 @@ from evals.grade.judge import (
     make_judge,
 )
 from evals.grade.labels import Label, load_labels
-from tests.stubs.anthropic_stub import Reply
-from tests.test_judge_live import judge_server, verdict
+from tests.test_judge_live import Overlap, judge_server, verdict
 
 # trial-run's label for the regressed replay's T1b reply: 0 points.
 REGRESSED_T1B = "d1b47839d712fb8758df9dec1f8bbe9491f5a117aee9921fdbb899b89026a907"
@@ -99,20 +98,7 @@ def test_a_label_never_scores_above_the_parts_points() -> None:
 def test_two_trials_sharing_a_judge_never_exceed_its_concurrency_together(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lock = threading.Lock()
-    in_flight, peak = 0, 0
-    pairs = threading.Barrier(2, timeout=30)  # only passes when two calls are in flight together
-
-    def answer(part: str) -> Reply:
-        nonlocal in_flight, peak
-        with lock:
-            in_flight += 1
-            peak = max(peak, in_flight)
-        pairs.wait()
-        with lock:
-            in_flight -= 1
-        return verdict(1)
-
+    answer = Overlap()
     judge = make_judge(CONFIG.model_copy(update={"concurrency": 2}), tmp_path, {}, api_key_present=True)
     verdicts: dict[int, list[Verdict]] = {}
 
@@ -127,7 +113,7 @@ def test_two_trials_sharing_a_judge_never_exceed_its_concurrency_together(
             t.start()
         for t in threads:
             t.join()
-    assert len(stub.requests) == 4 and peak == 2
+    assert len(stub.requests) == 4 and answer.peak == 2
     assert [v.score for n in (0, 1) for v in verdicts[n]] == [1] * 4
 
 

@@ -84,11 +84,11 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.rundir import RunDir
     from evals.runner import new_run_dir, plan, run_meta
 
+    if args.concurrency is not None and args.concurrency < 1:
+        raise BadInputError("--concurrency must be at least 1")
     if args.resume is not None:
         return resume(args)
     config, project = load_project(args.config)
-    if args.concurrency is not None and args.concurrency < 1:
-        raise BadInputError("--concurrency must be at least 1")
     p = plan(
         project,
         config,
@@ -179,8 +179,6 @@ def resume(args: argparse.Namespace) -> ExitCode:
         clashing.append("--trial-slice")
     if clashing:
         raise BadInputError(f"--resume reuses the run's own settings; drop {', '.join(clashing)}")
-    if args.concurrency is not None and args.concurrency < 1:
-        raise BadInputError("--concurrency must be at least 1")
     rd = RunDir(args.resume)
     meta = read_meta(rd.path)
     rd.repair_results()
