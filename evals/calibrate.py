@@ -20,8 +20,6 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from evals.agents.base import AgentPrompts
-from evals.agents.resolve import resolve_agent
 from evals.config import Config
 from evals.definition import LoadedScenario, load_scenarios
 from evals.errors import BadInputError, ExitCode
@@ -29,8 +27,8 @@ from evals.grade.grader import Pending, layer_one
 from evals.grade.judge import Judge, Verdict, make_judge
 from evals.grade.labels import Label, load_labels
 from evals.outcome import Outcome
+from evals.replay_sandbox import replay_outcome
 from evals.rundir import RunDir
-from evals.world.environment import SandboxBackend
 
 CRITIQUE = 160
 
@@ -45,25 +43,11 @@ class Sample:
     sources: list[str] = field(default_factory=list)
 
 
-async def _replay_outcome(ls: LoadedScenario, name: str, agent_dir: Path) -> Outcome:
-    scenario = ls.scenario
-    agent = resolve_agent(f"replay:{name}", scenario, ls.folder, agent_dir).make(0)
-    env = await SandboxBackend().create(scenario, 0, f"calibrate-{name}")
-    try:
-        prompts = AgentPrompts(
-            system=scenario.render(scenario.prompts.system, 0), task=scenario.render(scenario.prompts.task, 0)
-        )
-        await agent(prompts, env.toolset)
-        return await env.snapshot()
-    finally:
-        await env.close()
-
-
 def _from_replays(loaded: dict[str, LoadedScenario], project: Path) -> list[tuple[str, str, Outcome]]:
     out = []
     for name, ls in loaded.items():
         for replay in sorted(p.stem for p in (ls.folder / "replays").glob("*.yaml")):
-            outcome = asyncio.run(_replay_outcome(ls, replay, project / "agent"))
+            outcome = asyncio.run(replay_outcome(ls, replay, project / "agent", f"calibrate-{replay}"))
             out.append((name, f"replay:{replay}", outcome))
     return out
 

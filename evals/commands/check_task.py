@@ -158,22 +158,11 @@ async def _grade_replay(loaded: LoadedScenario, replay: str, agent_dir: Path) ->
     """One replay in a fresh sandbox world, graded like a trial of a run."""
     import asyncio
 
-    from evals.agents.base import AgentPrompts
-    from evals.agents.resolve import resolve_agent
     from evals.grade.grader import grade
-    from evals.world.environment import SandboxBackend
+    from evals.replay_sandbox import replay_outcome
 
     scenario = loaded.scenario
-    agent = resolve_agent(f"replay:{replay}", scenario, loaded.folder, agent_dir).make(0)
-    env = await SandboxBackend().create(scenario, 0, f"check-task-{replay}")
-    try:
-        prompts = AgentPrompts(
-            system=scenario.render(scenario.prompts.system, 0), task=scenario.render(scenario.prompts.task, 0)
-        )
-        await agent(prompts, env.toolset)
-        outcome = await env.snapshot()
-    finally:
-        await env.close()
+    outcome = await replay_outcome(loaded, replay, agent_dir, f"check-task-{replay}")
     return await asyncio.to_thread(grade, outcome, scenario, loaded.rubric, loaded.judge, loaded.folder)
 
 
