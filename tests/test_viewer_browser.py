@@ -16,18 +16,9 @@ from typing import Any
 
 import pytest
 
+from bench.viewer import FLAGS  # Chromium as root on this kind of machine: one list for bench and test
 from evals.cli import main
 
-FLAGS = [
-    "--headless",
-    "--no-sandbox",  # root in CI containers
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 INSTALL = "apt-get install -y chromium && pip install -r requirements.txt (playwright)"
 INJECTED = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> @octocat'
 
