@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from evals.errors import BadInputError
 from evals.grade.grader import TrialGrade
-from evals.jsonio import read_jsonl
+from evals.jsonio import read_lines
 from evals.loading import describe_validation_error, read_json_object
 
 TrialStatus = Literal["ok", "error"]
@@ -116,18 +116,23 @@ def read_meta(run_dir: Path) -> RunMeta:
         raise BadInputError(describe_validation_error(path, exc)) from exc
 
 
-def parse_record(data: dict[str, Any], where: str) -> TrialRecord:
-    try:
-        return TrialRecord.model_validate(data)
-    except ValidationError as exc:
-        raise BadInputError(describe_validation_error(Path(where), exc)) from exc
+def _torn(exc: ValidationError) -> bool:
+    """The line is not JSON at all: a write the process died in the middle of (jsonio.read_jsonl)."""
+    return all(error["type"] == "json_invalid" for error in exc.errors())
 
 
 def read_records(results: Path) -> list[TrialRecord]:
     """Finished trials, one per (scenario, trial), in that order: a later line for a trial wins
-    (a resumed or re-graded trial is appended again rather than rewritten in place)."""
+    (a resumed or re-graded trial is appended again rather than rewritten in place). A line that
+    is not JSON (a torn last write) is skipped, as `read_jsonl` does; a JSON line that is not a
+    trial record is bad input, named by its line."""
     latest: dict[tuple[str, int], TrialRecord] = {}
-    for n, data in enumerate(read_jsonl(results), start=1):
-        record = parse_record(data, f"{results}: line {n}")
+    for n, line in enumerate(read_lines(results), start=1):
+        try:
+            record = TrialRecord.model_validate_json(line)
+        except ValidationError as exc:
+            if _torn(exc):
+                continue
+            raise BadInputError(describe_validation_error(Path(f"{results}: line {n}"), exc)) from exc
         latest[(record.scenario, record.trial)] = record
     return [latest[key] for key in sorted(latest)]
