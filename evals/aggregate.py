@@ -107,20 +107,22 @@ def _scores(grade: TrialGrade) -> dict[str, float | None]:
     return {p.id: p.score for p in grade.parts}
 
 
-def full_marks_rate(grades: list[TrialGrade], parts: Sequence[Part]) -> float | None:
+PartScores = list[dict[str, float | None]]  # per trial: part id → score (None: unscored)
+
+
+def full_marks_rate(table: PartScores, parts: Sequence[Part]) -> float | None:
     """Share of trials with full marks on every one of `parts`, among trials where all were scored."""
     decided = []
-    for grade in grades:
-        scores = _scores(grade)
+    for scores in table:
         if all(scores.get(part.id) is not None for part in parts):
             decided.append(all(scores[part.id] == part.points for part in parts))
     return round(sum(decided) / len(decided), 4) if decided else None
 
 
-def _part_stats(grades: list[TrialGrade], rubric: Rubric) -> dict[str, PartStats]:
+def _part_stats(table: PartScores, rubric: Rubric) -> dict[str, PartStats]:
     out = {}
     for criterion, part in rubric.parts():
-        scores = [s for g in grades if (s := _scores(g).get(part.id)) is not None]
+        scores = [s for row in table if (s := row.get(part.id)) is not None]
         out[part.id] = PartStats(
             criterion=criterion.id,
             max=part.points,
@@ -132,7 +134,7 @@ def _part_stats(grades: list[TrialGrade], rubric: Rubric) -> dict[str, PartStats
 
 
 def _criterion_stats(
-    grades: list[TrialGrade], rubric: Rubric, parts: dict[str, PartStats]
+    table: PartScores, rubric: Rubric, parts: dict[str, PartStats]
 ) -> dict[str, CriterionStats]:
     return {
         c.id: CriterionStats(
@@ -140,14 +142,14 @@ def _criterion_stats(
             category=c.category,
             max=c.points,
             mean=_sum_or_none([parts[p.id].mean for p in c.parts]),
-            pass_rate=full_marks_rate(grades, c.parts),
+            pass_rate=full_marks_rate(table, c.parts),
         )
         for c in rubric.criteria
     }
 
 
 def _category_stats(
-    grades: list[TrialGrade], rubric: Rubric, criteria: dict[str, CriterionStats]
+    table: PartScores, rubric: Rubric, criteria: dict[str, CriterionStats]
 ) -> dict[str, CategoryStats]:
     out = {}
     for cat, points in rubric.category_points().items():
@@ -156,7 +158,7 @@ def _category_stats(
             title=rubric.categories[cat].title,
             max=points,
             mean=_sum_or_none([criteria[c.id].mean for c in in_cat]),
-            pass_rate=full_marks_rate(grades, [p for c in in_cat for p in c.parts]),
+            pass_rate=full_marks_rate(table, [p for c in in_cat for p in c.parts]),
         )
     return out
 
@@ -188,8 +190,9 @@ def aggregate(records: list[TrialRecord], rubric: Rubric) -> ScenarioAggregate:
     ok = [r for r in records if r.graded]
     grades = [r.grade for r in ok if r.grade is not None]
     errored = [r for r in records if r.status != "ok"]
-    parts = _part_stats(grades, rubric)
-    criteria = _criterion_stats(grades, rubric, parts)
+    table = [_scores(g) for g in grades]  # built once: every statistic below reads it
+    parts = _part_stats(table, rubric)
+    criteria = _criterion_stats(table, rubric, parts)
     totals = [float(g.total) for g in grades]
     return ScenarioAggregate(
         k=len(ok),
@@ -200,12 +203,12 @@ def aggregate(records: list[TrialRecord], rubric: Rubric) -> ScenarioAggregate:
             mean=_sum_or_none([p.mean for p in parts.values()]),
             stdev=round(statistics.stdev(totals), 4) if len(totals) > 1 else None,
             per_trial=totals,
-            per_trial_parts=[_scores(g) for g in grades],
+            per_trial_parts=table,
         ),
         **PassRates.of_flags([g.passed for g in grades]).model_dump(),
         parts=parts,
         criteria=criteria,
-        categories=_category_stats(grades, rubric, criteria),
+        categories=_category_stats(table, rubric, criteria),
         unscored={pid: n for pid, p in parts.items() if (n := len(grades) - p.scored)},
         usage=usage([r.metrics for r in ok]),
         errors=[TrialError(trial=r.trial, error=r.error) for r in errored],
