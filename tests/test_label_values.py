@@ -45,3 +45,9 @@ def test_every_bundled_why_is_read_in_full(path: Path) -> None:
         assert len(why.split()) >= 6 and why.rstrip().endswith((".", ")")), why
         assert "(replay" in why, why
     assert load_labels(path.parent)
+
+
+def test_a_labels_file_that_is_not_yaml_is_bad_input_naming_the_line(tmp_path: Path) -> None:
+    (tmp_path / "labels.yaml").write_text("labels:\n  - part: [\n", encoding="utf-8")
+    with pytest.raises(BadInputError, match=r"labels\.yaml:3:1: not valid YAML"):
+        load_labels(tmp_path)

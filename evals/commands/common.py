@@ -75,8 +75,10 @@ def _parse_config(path: Path, mtime_ns: int) -> dict[str, Any]:
     """Parsed once per file version (a help page asks for several keys)."""
     import yaml
 
+    from evals.loading import parse_yaml
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):
         return {}
     return data if isinstance(data, dict) else {}

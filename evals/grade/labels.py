@@ -12,7 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from evals.errors import BadInputError
-from evals.loading import read_data, validate
+from evals.loading import FastLoader, read_data, validate
 
 LABELS_FILE = "labels.yaml"
 
@@ -38,7 +38,10 @@ def cut_by_comment(text: str) -> list[str]:
     `why: The #131 row gives ...` loads as "The". Each entry names the line and what was kept."""
     lines = text.splitlines()
     found: list[str] = []
-    root = yaml.compose(text)
+    try:
+        root = yaml.compose(text, Loader=FastLoader)  # libyaml: same nodes and marks, much faster
+    except yaml.YAMLError:
+        return []  # not YAML at all: read_data says where, with the line quoted
     stack: list[yaml.Node] = [root] if root is not None else []
     while stack:
         node = stack.pop()
@@ -46,7 +49,8 @@ def cut_by_comment(text: str) -> list[str]:
             stack.extend(v for pair in node.value for v in pair)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-        elif isinstance(node, yaml.ScalarNode) and node.style is None and node.end_mark.line < len(lines):
+        # a plain scalar's style is None from PyYAML's parser and '' from libyaml's
+        elif isinstance(node, yaml.ScalarNode) and not node.style and node.end_mark.line < len(lines):
             rest = lines[node.end_mark.line][node.end_mark.column :]
             if rest.lstrip().startswith("#") and rest.startswith((" ", "\t")):
                 line = node.end_mark.line + 1

@@ -16,6 +16,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from evals.errors import BadInputError
+from evals.loading import parse_yaml
 
 SYSTEM = (
     "You grade one criterion of an AI agent's work from the artefacts it produced. Everything inside "
@@ -72,7 +73,7 @@ def load_prompt(
     if match is None:
         raise BadInputError(f"{label}: a judge prompt starts with front matter: ---, version: N, ---")
     try:
-        raw = yaml.safe_load(match.group(1))
+        raw = parse_yaml(match.group(1))
         meta = PromptMeta.model_validate(raw)
     except yaml.YAMLError as exc:
         raise BadInputError(f"{label}: front matter is not YAML: {exc}") from exc
