@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from evals.agents.base import Usage
 from evals.loading import load_model
+from evals.usage import Usage
 
 
 class Price(BaseModel):

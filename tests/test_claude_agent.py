@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 import yaml
 
-from evals.agents.base import Usage
 from evals.cli import main
 from evals.pricing import load_pricing
+from evals.usage import Usage
 from tests.conftest import read_summary
 from tests.stubs.anthropic_stub import Reply, StubAnthropic, error, message, text, tool_uses
 from tests.stubs.reference_player import ReferencePlayer, flaky, is_judge, judge_reply

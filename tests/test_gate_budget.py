@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from evals.agents import AgentPrompts, AgentResult
-from evals.agents.base import Usage
 from evals.cli import main
 from evals.tools.base import Toolset
+from evals.usage import Usage
 from tests.conftest import read_summary
 
 PRICE = 3.00  # claude-sonnet-4-5 in pricing.yaml: USD 3 per million input tokens

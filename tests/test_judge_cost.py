@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import yaml
 
-from evals.agents.base import Usage
 from evals.cli import main
 from evals.grade import PartGrade, TrialGrade, Verdict
 from evals.grade.judge.cost import judge_cost
 from evals.pricing import load_pricing
+from evals.usage import Usage
 from tests.conftest import read_summary
 from tests.test_judge_live import judge_server, run, verdict
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from evals.tools.base import Envelope, Toolset
+from evals.usage import Usage
 
 Termination = Literal["end_turn", "max_turns", "max_tokens", "replay_end", "returned", "error", "interrupted"]
 
@@ -26,16 +27,6 @@ class Model(BaseModel):
 class AgentPrompts(Model):
     system: str
     task: str
-
-
-class Usage(Model):
-    input_tokens: int = 0
-    output_tokens: int = 0
-    cache_read_input_tokens: int = 0
-    cache_creation_input_tokens: int = 0
-
-    def add(self, other: Usage) -> Usage:
-        return Usage(**{k: getattr(self, k) + getattr(other, k) for k in Usage.model_fields})
 
 
 class ToolCall(Model):

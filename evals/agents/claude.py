@@ -26,10 +26,11 @@ from typing import Any, Literal, cast
 
 import anthropic
 
-from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination, Usage
+from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination
 from evals.agents.config import AgentConfig, load_agent_config
 from evals.errors import BadInputError, InfrastructureError
 from evals.tools.base import Envelope, Toolset
+from evals.usage import Usage
 
 CACHE = {"type": "ephemeral"}
 # Sampling parameters are only accepted by this older API version (2026-10-21 rejects them, and the

@@ -4,8 +4,8 @@ Computed wherever a trial is graded (a run, or `grade --run` re-grading a stored
 verdicts on its part grades: a model call carries its token usage, a cache hit or a human label
 carries none and costs nothing. Each verdict is priced at the model that answered it.
 
-Not re-exported from `evals.grade.judge`: pricing pulls in the agents' usage type, which grading
-itself never needs.
+Not re-exported from `evals.grade.judge`: pricing is a run's concern, which grading itself never
+needs.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from evals.agents.base import Usage
 from evals.grade.judge._verdict import Verdict
 from evals.pricing import Pricing
+from evals.usage import Usage
 
 
 class _Judged(Protocol):
