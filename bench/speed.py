@@ -4,7 +4,8 @@
     python -m evals bench speed [...]        (the same, from the harness checkout)
 
 Every figure is taken from fresh `python -m evals` processes (what a user or a CI step pays), in a
-throwaway copy of the project, offline, with no keys in the environment. Each timing is the best
+throwaway copy of the project, offline, with no keys in the environment, with bytecode cached (in
+the copy) as Python does by default. Each timing is the best
 of `--repeat` processes: other load on a shared machine only ever adds time, so the minimum is the
 least noisy estimate of the command's own cost (as `timeit` does). CPU (user + system of the process
 and every child it waited for) is shown beside wall time, being less sensitive to that load.
@@ -84,6 +85,11 @@ class Side:
         """One `python -m evals ARGS` in the project copy; exits the bench if the command fails."""
         env = {k: v for k, v in os.environ.items() if not k.startswith(SCRUBBED_PREFIXES)}
         env["PYTHONPATH"] = str(self.root)
+        # Bytecode is cached as on any user's machine (a shell with PYTHONDONTWRITEBYTECODE set
+        # would otherwise recompile the package in every timed process), in the project copy so
+        # the checkout under test is left as it was.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(self.project / ".pycache")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(
