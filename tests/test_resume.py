@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 from collections import Counter
 from pathlib import Path
 from typing import ClassVar
@@ -18,7 +20,8 @@ from tests.test_trials import trial_of
 
 
 class DyingAgent:
-    """Simulates Ctrl-C (or a crash of the whole process) when trial `kill_at` starts, once."""
+    """Presses Ctrl-C when trial `kill_at` starts, once: a real SIGINT, delivered as Python 3.11's
+    `asyncio.run` delivers it (the running task is cancelled, then KeyboardInterrupt is raised)."""
 
     kill_at: ClassVar[list[int | None]] = [None]
     flaky_at: ClassVar[list[int | None]] = [None]
@@ -28,7 +31,8 @@ class DyingAgent:
         trial = trial_of(prompts)
         if trial == DyingAgent.kill_at[0]:
             DyingAgent.kill_at[0] = None
-            raise KeyboardInterrupt
+            signal.raise_signal(signal.SIGINT)
+            await asyncio.sleep(0)  # the cancellation lands at the next suspension point
         DyingAgent.ran.append(trial)
         await toolset.call("GMAIL_FETCH_EMAILS", {"max_results": 1})
         if trial == DyingAgent.flaky_at[0]:
