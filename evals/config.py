@@ -50,12 +50,12 @@ class GateConfig(Strict):
     `inconclusive`. Guard parts are tested on their own (evals/guards.py).
     """
 
-    confidence: float = Field(default=0.92, gt=0.5, lt=1, description="two-sided confidence of the interval")
+    confidence: float = Field(default=0.88, gt=0.5, lt=1, description="two-sided confidence of the interval")
     interim_confidence: float = Field(
         default=0.998, gt=0.5, lt=1, description="an interim look calls a regression only past this interval"
     )
     pass_confidence: float = Field(
-        default=0.68, gt=0, lt=1, description="an interim look passes when this interval is above −threshold"
+        default=0.6, gt=0, lt=1, description="an interim look passes when this interval is above −threshold"
     )
     max_trials: int = Field(default=15, ge=0, le=1000, description="trial budget per scenario; 0 = never add")
     min_trials: int = Field(
