@@ -27,7 +27,7 @@ from evals.aggregate import ScenarioAggregate
 from evals.compare import ScenarioComparison
 from evals.gate import Verdict
 from evals.summary import FlatItem, Summary, TrialSummary
-from evals.untrusted import md_code, md_text
+from evals.untrusted import md_code, md_prose, md_text
 
 MARKER = "<!-- agent-evals-gate:report -->"
 MAX_CHARS = 65_000
@@ -136,8 +136,8 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     icon = ICONS.get(summary.verdict, "")
     lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}**", ""]
     lines += _definition_changes(summary.run.definition_changes or [])
-    lines += [f"- {md_text(reason, 600)}" for reason in summary.reasons]
-    lines += [f"> {md_text(notice, 600)}" for notice in summary.notices]
+    lines += [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
+    lines += [f"> {md_prose(notice, 600)}" for notice in summary.notices]
     if summary.reasons or summary.notices:
         lines.append("")
     lines += _top_changes(summary, viewer)

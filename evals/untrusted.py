@@ -31,8 +31,11 @@ def flat(text: object, limit: int) -> str:
 def md_text(text: object, limit: int = 300) -> str:
     """Untrusted text as inert Markdown: one line, HTML-escaped, Markdown punctuation escaped,
     @mentions broken. Safe in a paragraph, a list item or a table cell."""
-    line = _MARKDOWN.sub(r"\\\1", flat(text, limit))
-    line = html.escape(line, quote=False)
+    return _inert(flat(text, limit))
+
+
+def _inert(line: str) -> str:
+    line = html.escape(_MARKDOWN.sub(r"\\\1", line), quote=False)
     return _MENTION.sub("@" + ZWSP, line)
 
 
@@ -40,8 +43,29 @@ def md_code(text: object, limit: int = 200) -> str:
     """Untrusted text inside a code span (shown verbatim, nothing rendered): one line, backticks
     replaced (a backtick would close the span), pipes escaped (a table would split the cell), and
     HTML comment openers broken so no copy of the report's hidden marker appears even here."""
-    line = flat(text, limit).replace("`", "'").replace("|", "\\|").replace("<!--", "<!-" + ZWSP + "-")
+    return _code(flat(text, limit))
+
+
+def _code(line: str) -> str:
+    line = line.replace("`", "'").replace("|", "\\|").replace("<!--", "<!-" + ZWSP + "-")
     return f"`{line}`" if line else ""
+
+
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def md_prose(text: object, limit: int = 300) -> str:
+    """A sentence that may quote a command or a name in backticks (a verdict's reason, a notice):
+    each `quoted` piece as an inert code span (`md_code`), the rest as `md_text`. Inert either way
+    (a code span renders nothing, links no mention), and `evals baseline bless --run DIR` reads as
+    code instead of as literal backticks. An unmatched backtick is shown as a character."""
+    line = flat(text, limit)
+    out, end = [], 0
+    for match in _CODE_SPAN.finditer(line):
+        out += [_inert(line[end : match.start()]), _code(match.group(1))]
+        end = match.end()
+    out.append(_inert(line[end:]))
+    return "".join(out)
 
 
 def console_line(text: object, limit: int = 2000) -> str:
