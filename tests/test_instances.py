@@ -152,6 +152,14 @@ def test_one_label_covers_every_instance_and_a_wrong_value_stays_literal() -> No
     assert evidence_hash("no values", Instance()) == evidence_hash("no values")
 
 
+def test_a_short_value_stays_literal_so_a_label_never_grades_another_claim() -> None:
+    three, five = Instance(1, {"retries": "3", "who": "Oskar"}), Instance(2, {"retries": "5", "who": "Priya"})
+    # the same claim about pages, which no parameter sets: a label for one must not cover the other
+    first = evidence_hash("Oskar: 3 pages, retries 3", three)
+    assert first != evidence_hash("Priya: 5 pages, retries 5", five)
+    assert three.neutral("Oskar: 3 pages") == "{{param:who}}: 3 pages"
+
+
 def test_the_fingerprint_covers_the_template_not_the_instance(project: Path) -> None:
     config, root = load_config(project)
     fixed = load_definition(root, config, ["notes-summary", "board-move"]).fingerprint()

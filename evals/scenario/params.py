@@ -43,6 +43,9 @@ NAME = r"^[a-z][a-z0-9_]*$"
 UNRENDERED_DIRS = {"checks", "probes", "__pycache__"}
 UNRENDERED_FILES = {"README.md", "labels.yaml"}
 
+# Shortest value `Instance.neutral` turns back into its placeholder in judged evidence.
+MIN_NEUTRAL = 3
+
 Scalar = str | int | float | bool
 Choice = Scalar | dict[Annotated[str, Field(pattern=NAME)], Scalar]
 
@@ -108,10 +111,15 @@ class Instance:
         """Each value turned back into its placeholder (longest first, whole words only, in one pass
         so a placeholder just written is never matched again), so text that differs between
         instances only in their values reads, and hashes, the same. Two parameters with one value
-        share the first name in sorted order."""
+        share the first name in sorted order.
+
+        A value shorter than `MIN_NEUTRAL` characters (`3`, `on`) stays literal: it appears in
+        evidence for other reasons too ("3 pages"), and neutralising it there would let a label
+        given for one instance grade a different claim in another. Such evidence is then labelled
+        per instance (offline, an instance without a label leaves the part unscored, never guessed)."""
         names: dict[str, str] = {}
         for name, value in sorted(self.values.items()):
-            if value.strip():
+            if len(value.strip()) >= MIN_NEUTRAL:
                 names.setdefault(value, name)
         if not names:
             return text
