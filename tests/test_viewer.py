@@ -2,34 +2,26 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 from pathlib import Path
-from typing import Any
+
+import pytest
 
 from evals.cli import main
-from evals.viewer import render_page
+from evals.viewer import read_page, render_page
 from evals.viewer.data import MAX_STRING, MAX_VALUE, bounded, clip
 
-SCRIPT = re.compile(r'<script type="application/json" id="run-data">(.*?)</script>', re.S)
+PLANTED = "ghp_PlantedViewerSecret0123456789"
+PACKED = re.compile(r'<script type="application/octet-stream" id="run-packed"[^>]*>(.*?)</script>', re.S)
 
 
-def thaw(value: Any, pool: list[Any]) -> Any:
-    """The page's pooled values put back, as its script does."""
-    if isinstance(value, list):
-        return [thaw(v, pool) for v in value]
-    if isinstance(value, dict):
-        if list(value) == ["$s"]:
-            return thaw(pool[value["$s"]], pool)
-        return {k: thaw(v, pool) for k, v in value.items()}
-    return value
-
-
-def inlined(page: str) -> dict[str, Any]:
-    (payload,) = SCRIPT.findall(page)
-    data: dict[str, Any] = json.loads(payload)
-    data["trials"] = thaw(data["trials"], data["pool"])
-    return data
+def packed_json(page: str) -> str:
+    """The packed block's JSON as stored (pooled values still references)."""
+    (packed,) = PACKED.findall(page)
+    return gzip.decompress(base64.b64decode(packed)).decode("utf-8")
 
 
 def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -> None:
@@ -39,7 +31,7 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
     page = (out / "viewer.html").read_text(encoding="utf-8")
     for remote in ("http://", "https://cdn", 'src="http', "<link "):  # nothing fetched from anywhere
         assert remote not in page.split('id="run-data">')[0]
-    data = inlined(page)
+    data = read_page(page)
     assert data["summary"]["verdict"] == "regression"
     assert data["summary"]["criteria"]["T3"]["title"].startswith("Threshold exactly 0.85")
     trial = data["trials"][0]
@@ -60,10 +52,34 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
 
 def test_nothing_in_the_data_can_close_the_script_or_open_markup() -> None:
     hostile = "</script><script>alert(1)</script><!-- x --> & \u2028"
-    page = render_page({"trials": [{"text": hostile}]})
+    # "scenario" is drawn at once (the plain part), "text" is a detail (the packed part)
+    page = render_page({"trials": [{"scenario": hostile, "text": hostile}]})
     payload = page.split('id="run-data">')[1].split("</script>")[0]
     assert "<" not in payload and ">" not in payload and "&" not in payload
-    assert inlined(page)["trials"][0]["text"] == hostile  # the same text once parsed
+    assert r"\u003c/script" in payload  # the hostile text is in the plain part, escaped
+    (packed,) = PACKED.findall(page)
+    assert re.fullmatch(r"[A-Za-z0-9+/]+=*", packed)  # base64 only: nothing to close or open
+    trial = read_page(page)["trials"][0]
+    assert trial["scenario"] == trial["text"] == hostile  # the same text once parsed
+
+
+def test_a_secret_in_a_run_file_is_redacted_before_the_page_packs_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A packed page cannot be searched byte by byte for a leak as the run's other files are, so the
+    viewer redacts known secrets itself, even from a file written unredacted (an older run)."""
+    out = project / "runs" / "leaky"
+    assert main(["run", "--agent", "replay:regressed", "--trials", "1", "--out", str(out)]) == 1
+    path = out / "trials" / "trial-run" / "0" / "transcript.json"
+    transcript = json.loads(path.read_text(encoding="utf-8"))
+    transcript["tool_calls"][0]["result"]["data"]["note"] = f"token={PLANTED}"
+    path.write_text(json.dumps(transcript), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_TOKEN", PLANTED)
+    assert main(["view", "--run", str(out)]) == 0
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    shown = json.dumps(read_page(page), ensure_ascii=False)
+    assert PLANTED not in page and PLANTED not in shown
+    assert "token=[REDACTED]" in shown
 
 
 def test_long_strings_are_cut_and_say_so() -> None:
@@ -77,9 +93,10 @@ def test_a_long_string_in_many_trials_is_stored_once() -> None:
     diff = "+FLAG_THRESHOLD = 0.85\n" * 40
     trials = [{"trial": n, "outcome": {"pulls": [{"diff": diff}]}} for n in range(50)]
     page = render_page({"trials": trials})
-    assert page.count("FLAG_THRESHOLD") == 40  # one copy, not fifty
-    assert page.count('"pulls"') == 1  # the whole identical outcome, stored once
-    assert inlined(page)["trials"] == trials
+    packed = packed_json(page)
+    assert packed.count("FLAG_THRESHOLD") == 40  # one copy, not fifty
+    assert packed.count('"pulls"') == 1  # the whole identical outcome, stored once
+    assert read_page(page)["trials"] == trials
 
 
 def test_a_huge_tool_result_is_shown_cut_with_where_the_rest_is() -> None:

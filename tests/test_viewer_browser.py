@@ -7,6 +7,7 @@ the command that installs it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -18,6 +19,7 @@ import pytest
 
 from bench.viewer import FLAGS  # Chromium as root on this kind of machine: one list for bench and test
 from evals.cli import main
+from tests.viewer_runs import NEW_PAGE, NEW_TEXT, tiered_run
 
 INSTALL = "apt-get install -y chromium && pip install -r requirements.txt (playwright)"
 INJECTED = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> @octocat'
@@ -44,8 +46,9 @@ def viewer(project: Path) -> Path:
     return regression_run(project)
 
 
-@pytest.fixture
-def page(viewer: Path, tmp_path: Path) -> Iterator[Any]:
+@contextlib.contextmanager
+def browser_tab(tmp_path: Path) -> Iterator[Any]:
+    """A tab of headless Chromium with a new, empty profile; `tab.errors` collects uncaught page errors."""
     from playwright.sync_api import sync_playwright
 
     executable = chromium()
@@ -65,6 +68,25 @@ def page(viewer: Path, tmp_path: Path) -> Iterator[Any]:
             yield tab
         finally:
             context.close()
+
+
+@pytest.fixture
+def page(viewer: Path, tmp_path: Path) -> Iterator[Any]:
+    with browser_tab(tmp_path) as tab:
+        yield tab
+
+
+@pytest.fixture
+def tiered_viewer(full_project: Path) -> Path:
+    out = tiered_run(full_project)
+    assert main(["view", "--run", str(out)]) == 0
+    return out / "viewer.html"
+
+
+@pytest.fixture
+def tiered_page(tiered_viewer: Path, tmp_path: Path) -> Iterator[Any]:
+    with browser_tab(tmp_path) as tab:
+        yield tab
 
 
 def regression_run(project: Path) -> Path:
@@ -124,4 +146,62 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
 
     page.screenshot(path=str(tmp_path / "viewer.png"), full_page=True)
     assert (tmp_path / "viewer.png").stat().st_size > 0
+    assert page.errors == []
+
+
+def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
+    tiered_viewer: Path, tiered_page: Any, tmp_path: Path
+) -> None:
+    page = tiered_page
+    page.goto(tiered_viewer.as_uri())
+    page.wait_for_selector("body[data-ready='1']")
+    summary = json.loads((tiered_viewer.parent / "summary.json").read_text(encoding="utf-8"))
+    k = summary["adaptive"]["trials"]
+
+    # tier headings in order, each with its tasks and the report's per-tier rates
+    assert page.locator("section.tier > h2").all_text_contents() == [
+        "L1 · single-service",
+        "L2 · cross-service",
+        "L3 · multi-stakeholder",
+    ]
+    for tier, task in (("L1", "board-move"), ("L2", "trial-run"), ("L3", "nightshift")):
+        section = page.locator(f"section.tier[data-tier='{tier}']")
+        assert section.locator("section.task").evaluate_all("s => s.map(x => x.dataset.task)") == [task]
+        assert section.locator("details.trial").count() == 2
+        stats = summary["tiers"][tier]
+        line = section.locator(".tier-stats").text_content() or ""
+        for label, rate in (("pass@1", "pass_at_1"), (f"pass@{k}", "pass_at_k"), (f"pass^{k}", "pass_pow_k")):
+            assert f"{label} {round(stats[rate] * 100)}%" in line
+    assert summary["tiers"]["L3"]["pass_at_1"] < summary["tiers"]["L1"]["pass_at_1"]  # figures that differ
+
+    # a seeded table row the agent edited: the changed cells, before → after, by column
+    page.evaluate("location.hash = '#trial-run/0'")
+    row = page.locator("[id='trial-run/0'] tr.change[data-state='edited']", has_text="Status:").first
+    row.wait_for()
+    status = row.locator(".cell", has_text="Status:")
+    assert status.locator("del").text_content() == "To Do" and status.locator("ins").text_content() == "Done"
+
+    # a seeded paragraph the agent rewrote: its seeded text and its final text
+    page.evaluate("location.hash = '#nightshift/1'")
+    edited = page.locator("[id='nightshift/1'] tr.change[data-state='edited']").filter(
+        has=page.get_by_text("Status: OPEN", exact=True)
+    )
+    edited.wait_for()
+    assert edited.locator(".before del").text_content() == "Status: OPEN"
+    assert (edited.locator(".after ins").text_content() or "").startswith("Status: IN REVIEW")
+
+    # a page the agent created is marked new, its blocks added
+    page.evaluate("location.hash = '#board-move/0'")
+    new = page.locator("[id='board-move/0'] .page.created", has_text=NEW_PAGE)
+    new.wait_for()
+    assert new.locator(".badge.new").text_content() == "new page"
+    assert new.locator("tr.change[data-state='added'] ins").text_content() == NEW_TEXT
+
+    # search hides the tiers and tasks with no matching trial
+    page.fill("#search", NEW_TEXT)
+    page.wait_for_selector(f"body[data-searched='{NEW_TEXT.lower()}']", state="attached")
+    visible = page.locator("section.tier:not(.hidden)").evaluate_all("s => s.map(x => x.dataset.tier)")
+    assert visible == ["L1"]
+
+    page.screenshot(path=str(tmp_path / "tiers.png"), full_page=True)
     assert page.errors == []

@@ -2,12 +2,13 @@
 
 run.json (`read_meta`), results.jsonl (`read_records`), summary.json (`Summary`) and, per trial under
 trials/<scenario>/<n>/, transcript.json (`Transcript`), outcome.json (`Outcome`) and grade.json
-(`TrialGrade`). The result is plain JSON, inlined into one HTML page.
+(`TrialGrade`). The result is plain JSON, inlined into one HTML page (`evals.viewer.pack`); the
+task list is grouped by tier (`evals.viewer.tiers`), Notion changes are read against the seeded
+state (`evals.viewer.notion`).
 
-Kept small enough for 100 trials in one page (under 10 MB): long strings are cut (`MAX_STRING`), a
-large tool result is shown as its first `MAX_VALUE` characters (the whole is in the trial's
-transcript.json), files as the PR's diff rather than whole trees, and Notion pages only by what the
-agent changed.
+Bounded so any 100-trial run fits one page: long strings are cut (`MAX_STRING`), a large tool result
+is shown as its first `MAX_VALUE` characters (the whole is in the trial's transcript.json), files as
+the PR's diff rather than whole trees, and Notion pages only by what the agent changed.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from evals.agents.base import ToolCall, Transcript
 from evals.errors import BadInputError
 from evals.grade.grader import TrialGrade
 from evals.loading import read_json_object
-from evals.outcome import Block, Outcome, PageSnapshot
+from evals.outcome import Outcome
 from evals.records import TrialRecord, read_meta, read_records
 from evals.summary import Summary
+from evals.viewer.notion import pages_view
+from evals.viewer.tiers import tier_groups
 
 MAX_STRING = 2_000
 MAX_VALUE = 20_000
@@ -99,43 +102,9 @@ def timeline(transcript: Transcript) -> list[dict[str, Any]]:
     return entries
 
 
-def _changed_blocks(blocks: list[Block]) -> list[dict[str, Any]]:
-    out = []
-    for block in blocks:
-        for b in block.walk():
-            state = (
-                "added"
-                if b.created_by != "seed"
-                else "archived"
-                if b.archived
-                else "edited"
-                if b.edited
-                else ""
-            )
-            if state:
-                text = " | ".join(b.cells) if b.cells is not None else b.text
-                out.append({"state": state, "type": b.type, "text": clip(text), "checked": b.checked})
-    return out
-
-
-def _page(page: PageSnapshot) -> dict[str, Any] | None:
-    changed = _changed_blocks(page.blocks)
-    created = page.created_by != "seed"
-    if not changed and not created and not page.archived:
-        return None
-    return {
-        "title": page.title,
-        "url": page.url,
-        "created": created,
-        "archived": page.archived,
-        "changed": changed,
-        "unchanged": sum(len(b.walk()) for b in page.blocks) - len(changed),
-    }
-
-
 def outcome_view(outcome: Outcome) -> dict[str, Any]:
     """What the agent left behind: each PR with its diff, pushes to the default branch, the Notion
-    blocks it added, edited or archived, and the mail it sent."""
+    pages it created or changed (each edit against the seeded text), and the mail it sent."""
     pulls = [
         {
             "repo": repo.full_name,
@@ -156,7 +125,7 @@ def outcome_view(outcome: Outcome) -> dict[str, Any]:
     return {
         "pulls": pulls,
         "pushed": [p for p in pushed if p["changed"]],
-        "pages": [v for page in outcome.pages if (v := _page(page)) is not None],
+        "pages": pages_view(outcome, MAX_STRING),
         "sent": [clip(mail.model_dump(exclude={"thread_seed_ids"})) for mail in outcome.sent],
     }
 
@@ -206,11 +175,13 @@ def run_view(run_dir: Path) -> dict[str, Any]:
             raise BadInputError(
                 f"{summary_path}: not a summary this version reads ({exc.error_count()} errors)"
             ) from exc
+    trials = [trial_view(run_dir, r) for r in records]
     return {
         "run": run_dir.name,
         "meta": meta.dump(),
         "summary": _summary_view(summary) if summary else None,
-        "trials": [trial_view(run_dir, r) for r in records],
+        "groups": tier_groups(summary, meta.scenarios, [t["scenario"] for t in trials]),
+        "trials": trials,
     }
 
 
