@@ -1,5 +1,7 @@
 """`seed-inbox`: deliver a scenario's emails to the live agent's Gmail, once, from the persona
-mailboxes (through Composio). Safe to rerun: emails already in the inbox are skipped."""
+mailboxes (through Composio). Safe to rerun: emails already in the inbox are skipped. Seeding
+another instance of a parameterised task first trashes the mail seeded for the earlier one (the
+harness labels what it delivers, see evals/live/seed_labels.py); other mail is never touched."""
 
 from __future__ import annotations
 
@@ -46,13 +48,21 @@ def handle(args: argparse.Namespace) -> ExitCode:
     api = ComposioApi(live)
     api.check()
     rows = []
+    removed = 0
     for scenario in scenarios:
-        for email_id, status in seed_inbox(api, live, scenario):
+        seeding = seed_inbox(api, live, scenario)
+        for email_id, status in seeding.statuses:
             email = next(e for e in scenario.emails if e.id == email_id)
             rows.append([scenario.name, email_id, email.sender, email.subject, status])
+        if seeding.removed:
+            print(
+                f"{scenario.name}: moved {seeding.removed} message(s) of an earlier instance to the trash"
+            )
+        removed += seeding.removed
     print(tabulate(rows, headers=["scenario", "email", "from", "subject", "status"]))
     print(
         f"Inbox of {live.agent_address}: {sum(r[-1] == 'sent' for r in rows)} sent, "
-        f"{sum(r[-1] == 'present' for r in rows)} already there."
+        f"{sum(r[-1] in ('present', 'adopted') for r in rows)} already there, "
+        f"{removed} of earlier instances moved to the trash."
     )
     return ExitCode.PASS

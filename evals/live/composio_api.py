@@ -7,7 +7,8 @@ retries executions where that is safe (see `retryable`): a 429 (refused, so neve
 Retry-After it asks for; a 503 or a connection that never opened; and, for a tool that only reads
 (FETCH, LIST, GET, SEARCH, RETRIEVE), also 408, other 5xx and timeouts. Once the retries are spent
 the call raises InfrastructureError: a rate limit or an outage is never the agent's fault, so it
-never reaches the agent as an ordinary tool failure.
+never reaches the agent as an ordinary tool failure. The loop is tenacity's (`retrying`); its waits
+go through `polling.sleep`, which tests replace so that they never wait.
 
 `base_url` (COMPOSIO_BASE_URL) lets the same code talk to a local fake in tests.
 """
@@ -22,6 +23,8 @@ import httpx
 from composio import Composio
 from composio.exceptions import ComposioError
 from composio_client import APIConnectionError, APIStatusError, APITimeoutError
+from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
+from tenacity.stop import stop_base
 
 from evals.errors import BadInputError, InfrastructureError
 from evals.live import polling
@@ -61,6 +64,33 @@ def wait_for(exc: Exception, retry: int) -> float:
             when = email.utils.parsedate_to_datetime(value)
             return max(0.0, float(when.timestamp()) - time.time())
     return min(0.5 * 2.0**retry, 8.0)
+
+
+class WaitTooLong(stop_base):
+    """Stop when the coming wait (tenacity computes it before asking whether to stop) is over
+    MAX_WAIT_S: a rate limit that long is an outage for this trial."""
+
+    def __call__(self, retry_state: RetryCallState) -> bool:
+        return retry_state.upcoming_sleep > MAX_WAIT_S
+
+
+def retrying(slug: str) -> Retrying:
+    """The retry policy for one execution of `slug`: retry what `retryable` allows, at most
+    MAX_RETRIES times, waiting `wait_for`; stop at once when the wait asked for is over MAX_WAIT_S.
+    The last error is re-raised as it came (`execute` turns it into an envelope or an outage)."""
+    reads = reads_only(slug)
+
+    def wait(state: RetryCallState) -> float:
+        failure = state.outcome.exception() if state.outcome is not None else None
+        return wait_for(failure, state.attempt_number - 1) if isinstance(failure, Exception) else 0.0
+
+    return Retrying(
+        retry=retry_if_exception(lambda exc: isinstance(exc, Exception) and retryable(exc, reads)),
+        wait=wait,
+        stop=stop_after_attempt(MAX_RETRIES + 1) | WaitTooLong(),
+        sleep=lambda seconds: polling.sleep(seconds),  # looked up per wait, so tests can replace it
+        reraise=True,
+    )
 
 
 def toolkit_of(slug: str) -> str:
@@ -116,25 +146,20 @@ class ComposioApi:
     def execute(self, slug: str, args: dict[str, Any], account: str | None = None) -> Envelope:
         """Run a tool as the configured user; a refusal is an error envelope, an outage is raised."""
         toolkit = toolkit_of(slug)
-        retries = 0
-        while True:
-            try:
-                result = self.sdk.tools.execute(
-                    slug,
-                    args,
-                    user_id=self.config.composio_user_id,
-                    connected_account_id=account or self.config.accounts().get(toolkit),
-                    version=self.config.composio_toolkit_versions.get(toolkit),
-                )
-                break
-            except (APIStatusError, APIConnectionError) as exc:
-                delay = wait_for(exc, retries)
-                if retries >= MAX_RETRIES or delay > MAX_WAIT_S or not retryable(exc, reads_only(slug)):
-                    return self._failed(slug, exc, retries)
-                polling.sleep(delay)
-                retries += 1
-            except ComposioError as exc:  # the SDK refused the call (unknown tool, bad arguments)
-                return {"data": {}, "successful": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
+        policy = retrying(slug)
+        try:
+            result = policy(
+                self.sdk.tools.execute,
+                slug,
+                args,
+                user_id=self.config.composio_user_id,
+                connected_account_id=account or self.config.accounts().get(toolkit),
+                version=self.config.composio_toolkit_versions.get(toolkit),
+            )
+        except (APIStatusError, APIConnectionError) as exc:
+            return self._failed(slug, exc, policy.statistics["attempt_number"] - 1)
+        except ComposioError as exc:  # the SDK refused the call (unknown tool, bad arguments)
+            return {"data": {}, "successful": False, "error": f"{type(exc).__name__}: {str(exc)[:300]}"}
         return {
             "data": result.get("data", {}),
             "successful": bool(result.get("successful")),

@@ -167,9 +167,11 @@ class FakeServer:
 
 
 AGENT_ADDRESS = "evals-agent@inbox.example"
-# Every persona of the project's scenarios, played by a mailbox on an example domain.
+# The personas of the scenarios the live tests seed (trial-run, nightshift, reply-facts), each
+# played by a mailbox on an example domain.
 PERSONAS = {
-    pid: (f"{pid}.persona@inbox.example", f"ca_persona_{pid}") for pid in ("dev", "alex", "marcus", "priya")
+    pid: (f"{pid}.persona@inbox.example", f"ca_persona_{pid}")
+    for pid in ("dev", "alex", "marcus", "priya", "dana", "leo")
 }
 TOOLKIT_VERSIONS = {"github": "20260113_00", "gmail": "20260113_00", "notion": "20260113_00"}
 

@@ -8,7 +8,9 @@ mailbox; every successful result is checked against the tool's output schema, an
 not fit is recorded in `problems` (tests assert it stays empty).
 
 A persona's connected account (used only by `seed-inbox`) can send mail, which lands in the agent's
-inbox as an inbound message from that persona, threaded by subject as Gmail threads a reply.
+inbox as an inbound message from that persona, threaded by subject as Gmail threads a reply. Gmail
+delivers within seconds, not at once: with `delivery_lag = N` such a mail stays out of the agent's
+mailbox for the agent's next N Gmail calls (`deliver_now()` ends the wait).
 
 Faults for the live path's robustness tests: `fail_next(n, status, retry_after)` answers the next
 n executions with that status (e.g. 429 with Retry-After).
@@ -59,6 +61,8 @@ class FakeComposio(FakeServer):
         self.problems: list[str] = []
         self.faults: list[tuple[int, dict[str, str]]] = []
         self.agent_accounts = {"ca_agent_gmail"}
+        self.delivery_lag = 0  # fault: the agent's Gmail calls a persona's mail stays undelivered for
+        self.in_transit: list[tuple[int, Message]] = []  # (calls still to wait, message)
         self.tools = composio_tools()
         self.github = ComposioGitHub(github.url, github.token)
         self.notion = ComposioNotion(notion.url, notion.token)
@@ -163,10 +167,26 @@ class FakeComposio(FakeServer):
                 data = self.notion.run(slug, args)
             else:
                 with self.universe.lock:
+                    self.deliver_due()
                     data = self.gmail.run(slug, args)
         except FAILED as exc:
             return {"data": {}, "error": str(exc), "successful": False}
         return {"data": data, "error": None, "successful": True}
+
+    def deliver_due(self) -> None:
+        """One more Gmail call of the agent's: deliver what has waited long enough."""
+        waiting = []
+        for calls, message in self.in_transit:
+            if calls > 0:
+                waiting.append((calls - 1, message))
+            else:
+                self.universe.world.mailbox.messages.append(message)
+        self.in_transit = waiting
+
+    def deliver_now(self) -> None:
+        with self.universe.lock:
+            self.in_transit = [(0, message) for _, message in self.in_transit]
+            self.deliver_due()
 
     def persona_send(self, sender: str, slug: str, args: dict[str, Any]) -> dict[str, Any]:
         """A persona's mailbox only sends (seed-inbox): deliver it into the agent's inbox."""
@@ -189,7 +209,10 @@ class FakeComposio(FakeServer):
             labels=["INBOX", "UNREAD"],
             timestamp=stamp,
         )
-        world.mailbox.messages.append(message)
+        if self.delivery_lag:
+            self.in_transit.append((self.delivery_lag, message))
+        else:
+            world.mailbox.messages.append(message)
         return {
             "data": {"response_data": {"id": message.id, "threadId": message.thread_id}},
             "successful": True,

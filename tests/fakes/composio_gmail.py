@@ -6,6 +6,10 @@ text/html part, base64url bodies) and handed out the way Composio's Gmail tools 
 `messageText`, `preview`, `payload`, `attachmentList`). The sender's copy of a mail keeps its Bcc
 header, as Gmail's does. Thread listings are Gmail's thread resources (`id`, `snippet`,
 `historyId`) under `threads`, with `next_page_token`; a trashed message comes back as `email`.
+Labels are Gmail's label resources (`id`, `name`, `type`, and for a user label its visibility
+settings): the system labels always exist, a user label is made by GMAIL_CREATE_LABEL with an id
+`Label_<n>` (a name already taken is refused, as Gmail's 409), GMAIL_REMOVE_LABEL deletes a user
+label and takes it off every message, and a message cannot be given a label that does not exist.
 """
 
 from __future__ import annotations
@@ -21,6 +25,23 @@ from evals.world.model import Message
 from tests.fakes import Universe
 
 DOMAIN = "mail.gmail-fake.example"
+# Gmail's system labels (users.labels.list on a new mailbox).
+SYSTEM_LABELS = (
+    "CHAT",
+    "SENT",
+    "INBOX",
+    "IMPORTANT",
+    "TRASH",
+    "DRAFT",
+    "SPAM",
+    "CATEGORY_FORUMS",
+    "CATEGORY_UPDATES",
+    "CATEGORY_PERSONAL",
+    "CATEGORY_PROMOTIONS",
+    "CATEGORY_SOCIAL",
+    "STARRED",
+    "UNREAD",
+)
 
 
 class GmailFailed(Exception):
@@ -35,6 +56,8 @@ class ComposioGmail:
     def __init__(self, universe: Universe) -> None:
         self.universe = universe
         self.bcc: dict[str, list[str]] = {}  # message id -> Bcc addresses (kept on the sender's copy)
+        self.labels: dict[str, dict[str, Any]] = {}  # user label id -> Gmail's label resource
+        self.made_labels = 0
 
     # -- Gmail's side ----------------------------------------------------------------------------
 
@@ -236,10 +259,42 @@ class ComposioGmail:
             return {"email": {"id": m.id, "threadId": m.thread_id, "labelIds": list(m.labels)}}
         if slug == "GMAIL_ADD_LABEL_TO_EMAIL":
             m = self.by_id(a["message_id"])
+            for label in [*(a.get("add_label_ids") or []), *(a.get("remove_label_ids") or [])]:
+                if label not in SYSTEM_LABELS and label not in self.labels:
+                    raise GmailFailed(f"<HttpError 400 'Invalid label: {label}'>")
             removed = set(a.get("remove_label_ids") or [])
             labels = [label for label in m.labels if label not in removed]
             labels += [label for label in a.get("add_label_ids") or [] if label not in labels]
             m.labels = labels
             self.universe.world.tick()
             return {"response_data": {"id": m.id, "threadId": m.thread_id, "labelIds": labels}}
+        if slug == "GMAIL_LIST_LABELS":
+            system = [{"id": label, "name": label, "type": "system"} for label in SYSTEM_LABELS]
+            return {"labels": [*system, *self.labels.values()]}
+        if slug == "GMAIL_CREATE_LABEL":
+            name = str(a["label_name"]).strip()
+            taken = {label.lower() for label in SYSTEM_LABELS} | {
+                str(label["name"]).lower() for label in self.labels.values()
+            }
+            if not name or name.lower() in taken:
+                raise GmailFailed("<HttpError 409 'Label name exists or conflicts'>")
+            self.made_labels += 1
+            label = {
+                "id": f"Label_{self.made_labels}",
+                "name": name,
+                "type": "user",
+                "messageListVisibility": a.get("message_list_visibility", "show"),
+                "labelListVisibility": a.get("label_list_visibility", "labelShow"),
+            }
+            self.labels[label["id"]] = label
+            return {"response_data": label}
+        if slug == "GMAIL_REMOVE_LABEL":
+            label_id = str(a["label_id"])
+            if label_id in SYSTEM_LABELS:
+                raise GmailFailed("<HttpError 400 'Invalid delete request'>")
+            if self.labels.pop(label_id, None) is None:
+                raise GmailFailed(f"<HttpError 404 'Not Found'> label {label_id}")
+            for m in self.universe.world.mailbox.messages:
+                m.labels = [label for label in m.labels if label != label_id]
+            return {"success": True}
         raise GmailFailed(f"the fake has no Gmail tool {slug}")
