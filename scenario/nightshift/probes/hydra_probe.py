@@ -35,6 +35,9 @@ from typing import Any
 
 BUFFER_TYPES = (bytearray, memoryview)
 MIN_BYTES = 256
+# What `inspect.isawaitable` may accept (it adds generator-based coroutines): a cheap first test,
+# a tuple made once, so checking a batch's result allocates nothing while memory is traced.
+MAYBE_AWAITABLE = (Awaitable, types.GeneratorType)
 
 
 def retained_buffers(roots: list[Any], depth: int = 5) -> int:
@@ -76,9 +79,8 @@ def module_state(module: types.ModuleType) -> list[Any]:
 def call(fn: Any, *args: Any) -> Any:
     """`fn(*args)`, run to completion on a fresh event loop when it returns an awaitable."""
     result = fn(*args)
-    # A cheap superset of `inspect.isawaitable` (which adds generator-based coroutines) decides
-    # whether `inspect` and `asyncio` are needed at all: a plain method's result never is.
-    if isinstance(result, Awaitable | types.GeneratorType):
+    # `inspect` and `asyncio` are imported only for a result that may be awaitable.
+    if isinstance(result, MAYBE_AWAITABLE):
         import inspect
 
         if inspect.isawaitable(result):
