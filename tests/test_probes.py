@@ -189,10 +189,10 @@ def test_a_crashing_head_fails_with_the_error_as_evidence(scenario: Scenario) ->
     assert not result.passed and "SyntaxError" in result.detail
 
 
-def test_a_slow_leak_no_buffer_count_sees_is_caught_at_its_rate(scenario: Scenario) -> None:
+def test_a_slow_leak_no_buffer_count_sees_is_caught_over_the_whole_window(scenario: Scenario) -> None:
     # A class attribute is not among the roots the buffer count walks, and 441 B a batch held over
-    # the 58 traced batches alone (25 KiB) is under the 64 KiB limit: only the rate those batches
-    # show, carried over the untraced rest of the window (128 KiB in all), reveals the leak.
+    # the 58 traced batches alone (25 KiB) is under the 64 KiB limit: the rate those batches show
+    # says "leak", and the whole window, traced again to be sure, holds 128 KiB.
     leak = edit(
         scenario,
         PROC,
@@ -200,11 +200,33 @@ def test_a_slow_leak_no_buffer_count_sees_is_caught_at_its_rate(scenario: Scenar
         ('    """Runs the model', '    _seen: list[bytes] = []\n\n    """Runs the model'),
         (APPEND, "        self._seen.append(bytes(400))\n"),
     )
-    result = CHECKS["nightshift.buffers_do_not_grow"](with_head(scenario, {PROC: leak}))
-    assert not result.passed and "memory grew by about" in result.detail
+    ctx = with_head(scenario, {PROC: leak})
+    result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
+    assert not result.passed and "memory grew by" in result.detail
     data = json.loads(result.evidence)
     assert data["retained_after_all"] == data["retained_after_first"]
-    assert data["traced_growth_bytes"] < BEHAVIOUR.GROWTH_LIMIT_BYTES < BEHAVIOUR.estimated_growth(data)
+    assert data["traced_batches"] == BEHAVIOUR.GROWTH_WINDOW
+    assert data["traced_growth_bytes"] > BEHAVIOUR.GROWTH_LIMIT_BYTES
+    short = min((r.data["batches"] for r in ctx.cache.values()), key=lambda d: d["traced_batches"])
+    assert short["traced_batches"] < BEHAVIOUR.GROWTH_WINDOW
+    assert short["traced_growth_bytes"] < BEHAVIOUR.GROWTH_LIMIT_BYTES < BEHAVIOUR.estimated_growth(short)
+
+
+def test_a_bounded_history_is_not_failed_on_an_extrapolation(scenario: Scenario) -> None:
+    # A record of each of the last 100 batches (about 390 B each, 39 KiB in all) looks like a steady
+    # leak over the 58 traced batches; traced over the whole window it stops growing under the limit.
+    ring = edit(
+        scenario,
+        PROC,
+        (INIT, INIT + "        self._recent: collections.deque[str] = collections.deque(maxlen=100)\n"),
+        (APPEND, "        self._recent.append(repr(batch))\n"),
+        ("import json\n", "import collections\nimport json\n"),
+    )
+    ctx = with_head(scenario, {PROC: ring})
+    result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
+    assert result.passed, result.detail
+    assert json.loads(result.evidence)["traced_batches"] == BEHAVIOUR.GROWTH_WINDOW
+    assert len([k for k in ctx.cache if k.startswith("probe:")]) == 2
 
 
 def test_memory_held_once_is_counted_once_not_as_a_rate(scenario: Scenario) -> None:

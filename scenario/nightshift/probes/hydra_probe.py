@@ -19,7 +19,7 @@ returns something that may be awaitable. Memory is traced through `_tracemalloc`
 whose functions `tracemalloc` re-exports, without that module's `pickle`/`linecache` imports.
 Tracing makes every allocation several times dearer, so only the last batches are traced, after
 all the others have run untraced (a long warm-up); the parent estimates the growth over its
-window from the two readings.
+window from the two readings, and asks for a run with the whole window traced when it must.
 """
 
 from __future__ import annotations
