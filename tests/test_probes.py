@@ -237,6 +237,7 @@ def test_memory_held_once_is_counted_once_not_as_a_rate(scenario: Scenario) -> N
     result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
     assert result.passed, result.detail
     assert json.loads(result.evidence)["traced_growth_bytes"] > 32 * 1024
+    assert len([k for k in ctx.cache if k.startswith("probe:")]) == 1  # the short trace settles it
     assert not passes("nightshift.buffer_released_after_batch", ctx)
 
 
