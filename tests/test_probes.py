@@ -255,6 +255,14 @@ def test_an_async_batch_method_is_run_to_completion(scenario: Scenario) -> None:
     assert passes("nightshift.clients_share_one_pool", fixed)
 
 
+def test_the_graders_own_packages_are_not_the_agents(scenario: Scenario) -> None:
+    # PyYAML is installed for the grader, not for hydra: the probe sees the standard library and
+    # the stubs only, so what the grader happens to have installed cannot decide a grade.
+    uses_yaml = "import yaml\n" + scenario.files[PROC]
+    result = CHECKS["nightshift.buffers_do_not_grow"](with_head(scenario, {PROC: uses_yaml}))
+    assert not result.passed and "No module named 'yaml'" in result.evidence
+
+
 def test_a_hanging_head_times_out_instead_of_hanging_the_grade() -> None:
     files = {"hydra/connectors/redis_client.py": "while True:\n    pass\n"}
     spec = {"client_module": "hydra.connectors.redis_client"}

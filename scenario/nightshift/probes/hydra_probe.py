@@ -1,6 +1,6 @@
 """Runs inside the probe subprocess: import the agent's pipeline code and watch it work.
 
-Started as a script (`python -I hydra_probe.py SPEC_JSON`) with the head's files and the stub
+Started as a script (`python -I -S hydra_probe.py SPEC_JSON`) with the head's files and the stub
 `redis` on `sys.path`. It prints one JSON object with what it measured; deciding pass or fail is
 the parent's job, so the measurements stay visible as evidence. Only the standard library is used:
 this file must run under whatever interpreter and tree the parent hands it.
