@@ -191,7 +191,7 @@ def test_a_crashing_head_fails_with_the_error_as_evidence(scenario: Scenario) ->
 
 def test_a_slow_leak_no_buffer_count_sees_is_caught_over_the_whole_window(scenario: Scenario) -> None:
     # A class attribute is not among the roots the buffer count walks, and 441 B a batch held over
-    # the 58 traced batches alone (25 KiB) is under the 64 KiB limit: the rate those batches show
+    # the 29 traced batches alone (13 KiB) is under the 64 KiB limit: the rate those batches show
     # says "leak", and the whole window, traced again to be sure, holds 128 KiB.
     leak = edit(
         scenario,
@@ -214,7 +214,7 @@ def test_a_slow_leak_no_buffer_count_sees_is_caught_over_the_whole_window(scenar
 
 def test_a_bounded_history_is_not_failed_on_an_extrapolation(scenario: Scenario) -> None:
     # A record of each of the last 100 batches (about 390 B each, 39 KiB in all) looks like a steady
-    # leak over the 58 traced batches; traced over the whole window it stops growing under the limit.
+    # leak over the 29 traced batches; traced over the whole window it stops growing under the limit.
     ring = edit(
         scenario,
         PROC,

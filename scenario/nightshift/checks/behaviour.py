@@ -36,10 +36,10 @@ BATCHES = 300
 GROWTH_WINDOW = BATCHES - 10
 GROWTH_LIMIT_BYTES = 64 * 1024
 # Tracing makes every allocation several times dearer: tracing all 290 was about a third of a
-# first-seen trial's grading CPU. The probe traces the last fifth of the window only and the growth
+# first-seen trial's grading CPU. The probe traces the last tenth of the window only and the growth
 # over the whole window is estimated from it (`estimated_growth`), or, where only that estimate
 # would fail a head, measured by probing it again with the whole window traced (`growth_settled`).
-TRACED_BATCHES = GROWTH_WINDOW // 5
+TRACED_BATCHES = GROWTH_WINDOW // 10
 BATCH = [{"id": f"evt-{i}", "input": f"probe event {i}"} for i in range(8)]
 
 Verdict = Callable[[dict[str, Any]], tuple[bool, str]]
