@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from tests.conftest import add_pr
 ROOT = Path(__file__).resolve().parent.parent
 NIGHTSHIFT = ROOT / "scenario" / "nightshift"
 CHECKS = scenario_registry(NIGHTSHIFT).checks
+BEHAVIOUR = sys.modules[CHECKS["nightshift.buffers_do_not_grow"].__module__]  # the scenario's module
 PROC = "hydra/pipeline/stream_processor.py"
 CLIENT = "hydra/connectors/redis_client.py"
 APPEND = "        self._batch_buffers.append(buf)\n"
@@ -184,6 +187,80 @@ def test_a_crashing_head_fails_with_the_error_as_evidence(scenario: Scenario) ->
     bad_client = with_head(scenario, {CLIENT: "def get_redis_client(:\n"})
     result = CHECKS["nightshift.clients_share_one_pool"](bad_client)
     assert not result.passed and "SyntaxError" in result.detail
+
+
+def test_a_slow_leak_no_buffer_count_sees_is_caught_over_the_whole_window(scenario: Scenario) -> None:
+    # A class attribute is not among the roots the buffer count walks, and 441 B a batch held over
+    # the 29 traced batches alone (13 KiB) is under the 64 KiB limit: the rate those batches show
+    # says "leak", and the whole window, traced again to be sure, holds 128 KiB.
+    leak = edit(
+        scenario,
+        PROC,
+        (INIT, INIT.replace("self._batch_buffers: list[bytearray] = []", "self._batch_buffers = []")),
+        ('    """Runs the model', '    _seen: list[bytes] = []\n\n    """Runs the model'),
+        (APPEND, "        self._seen.append(bytes(400))\n"),
+    )
+    ctx = with_head(scenario, {PROC: leak})
+    result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
+    assert not result.passed and "memory grew by" in result.detail
+    data = json.loads(result.evidence)
+    assert data["retained_after_all"] == data["retained_after_first"]
+    assert data["traced_batches"] == BEHAVIOUR.GROWTH_WINDOW
+    assert data["traced_growth_bytes"] > BEHAVIOUR.GROWTH_LIMIT_BYTES
+    short = min((r.data["batches"] for r in ctx.cache.values()), key=lambda d: d["traced_batches"])
+    assert short["traced_batches"] < BEHAVIOUR.GROWTH_WINDOW
+    assert short["traced_growth_bytes"] < BEHAVIOUR.GROWTH_LIMIT_BYTES < BEHAVIOUR.estimated_growth(short)
+
+
+def test_a_bounded_history_is_not_failed_on_an_extrapolation(scenario: Scenario) -> None:
+    # A record of each of the last 100 batches (about 390 B each, 39 KiB in all) looks like a steady
+    # leak over the 29 traced batches; traced over the whole window it stops growing under the limit.
+    ring = edit(
+        scenario,
+        PROC,
+        (INIT, INIT + "        self._recent: collections.deque[str] = collections.deque(maxlen=100)\n"),
+        (APPEND, "        self._recent.append(repr(batch))\n"),
+        ("import json\n", "import collections\nimport json\n"),
+    )
+    ctx = with_head(scenario, {PROC: ring})
+    result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
+    assert result.passed, result.detail
+    assert json.loads(result.evidence)["traced_batches"] == BEHAVIOUR.GROWTH_WINDOW
+    assert len([k for k in ctx.cache if k.startswith("probe:")]) == 2
+
+
+def test_memory_held_once_is_counted_once_not_as_a_rate(scenario: Scenario) -> None:
+    # The last batch's 32 KiB scratch buffer is kept (replaced each batch): allocated while traced
+    # and still held, but the same amount after every batch, so memory is flat.
+    keeps_last = edit(scenario, PROC, (APPEND, "        self._last = bytearray(32 * 1024)\n"))
+    ctx = with_head(scenario, {PROC: keeps_last})
+    result = CHECKS["nightshift.buffers_do_not_grow"](ctx)
+    assert result.passed, result.detail
+    assert json.loads(result.evidence)["traced_growth_bytes"] > 32 * 1024
+    assert len([k for k in ctx.cache if k.startswith("probe:")]) == 1  # the short trace settles it
+    assert not passes("nightshift.buffer_released_after_batch", ctx)
+
+
+def test_an_async_batch_method_is_run_to_completion(scenario: Scenario) -> None:
+    # asyncio is imported only for a method whose result is awaitable; the verdicts are the same.
+    def asynchronous(*pairs: tuple[str, str]) -> str:
+        return edit(scenario, PROC, ("    def _process_batch", "    async def _process_batch"), *pairs)
+
+    leaking = with_head(scenario, {PROC: asynchronous(), CLIENT: POOLED})
+    grow = CHECKS["nightshift.buffers_do_not_grow"](leaking)
+    assert not grow.passed and "holds 300 buffers" in grow.detail
+    fixed = with_head(scenario, {PROC: asynchronous((APPEND, "")), CLIENT: POOLED})
+    assert passes("nightshift.buffers_do_not_grow", fixed)
+    assert passes("nightshift.buffer_released_after_batch", fixed)
+    assert passes("nightshift.clients_share_one_pool", fixed)
+
+
+def test_the_graders_own_packages_are_not_the_agents(scenario: Scenario) -> None:
+    # PyYAML is installed for the grader, not for hydra: the probe sees the standard library and
+    # the stubs only, so what the grader happens to have installed cannot decide a grade.
+    uses_yaml = "import yaml\n" + scenario.files[PROC]
+    result = CHECKS["nightshift.buffers_do_not_grow"](with_head(scenario, {PROC: uses_yaml}))
+    assert not result.passed and "No module named 'yaml'" in result.evidence
 
 
 def test_a_hanging_head_times_out_instead_of_hanging_the_grade() -> None:

@@ -2,9 +2,12 @@
 
 The caller (a scenario's own check) names the script and the folders of stub packages that stand in
 for services the code would reach (e.g. a stub `redis`); both usually live in the scenario's folder.
-`-I` keeps the user's site and PYTHONPATH out, the stub folders go first on the path, and a timeout
-turns a hang into a result. A probe that crashes or times out is reported as such, so the criterion
-fails with the error as its evidence instead of failing the whole grade.
+`-I -S` keep the user's site, PYTHONPATH and every installed package out: the code sees the
+standard library, the stub folders (first on the path) and its own tree, so no package the grader
+happens to have installed decides a grade (skipping `site` also saves a third of a bare
+interpreter's start-up, paid once per distinct tree). A timeout turns a hang into a result. A probe
+that crashes or times out is reported as such, so the criterion fails with the error as its
+evidence instead of failing the whole grade.
 
 Results are kept in a small process-wide cache keyed by the content of everything the subprocess
 sees (the tree's Python files, the script, the stub folders, the spec): replayed trials produce
@@ -66,7 +69,7 @@ def _folder_digest(folder: Path) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ProbeRequest:
-    """Run `script` (`python -I script SPEC_JSON`) on the Python files of `files`, with `stubs` first
+    """Run `script` (`python -I -S script SPEC_JSON`) on the Python files of `files`, with `stubs` first
     on `sys.path`; `spec` (plus the path) is the script's JSON argument."""
 
     files: dict[str, str]
@@ -147,7 +150,7 @@ def run_probe(request: ProbeRequest) -> ProbeResult:
         payload = json.dumps({**request.spec, "path": [*map(str, request.stubs), str(root)]})
         try:
             proc = subprocess.run(
-                [sys.executable, "-I", "-B", str(request.script), payload],
+                [sys.executable, "-I", "-S", "-B", str(request.script), payload],
                 cwd=root,
                 env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
                 capture_output=True,

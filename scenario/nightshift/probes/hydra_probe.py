@@ -1,26 +1,43 @@
 """Runs inside the probe subprocess: import the agent's pipeline code and watch it work.
 
-Started as a script (`python -I hydra_probe.py SPEC_JSON`) with the head's files and the stub
+Started as a script (`python -I -S hydra_probe.py SPEC_JSON`) with the head's files and the stub
 `redis` on `sys.path`. It prints one JSON object with what it measured; deciding pass or fail is
 the parent's job, so the measurements stay visible as evidence. Only the standard library is used:
 this file must run under whatever interpreter and tree the parent hands it.
+
+What it measures, in order: the client factory called `factory_calls` times (pools and clients
+made); then `batches` calls of the batch method on one processor: the byte buffers the processor
+and its module hold before the first batch, after it and after the last; the factory calls and
+clients made by the first batch and by the later ones; and the memory allocated during the last
+`traced_batches` batches and still held after them, also read after the first half of those
+(`tracemalloc`, started only for them), so the parent can tell memory held once (the last batch's
+buffer, in both readings) from memory that keeps growing (more in the second).
+
+It is started once per distinct tree a grade sees, so its own cost is kept small. `asyncio` (about
+20 ms of imports, a fifth of what the probe cost) and `inspect` are imported only when a batch
+returns something that may be awaitable. Memory is traced through `_tracemalloc`, the C module
+whose functions `tracemalloc` re-exports, without that module's `pickle`/`linecache` imports.
+Tracing makes every allocation several times dearer, so only the last batches are traced, after
+all the others have run untraced (a long warm-up); the parent estimates the growth over its
+window from the two readings, and asks for a run with the whole window traced when it must.
 """
 
 from __future__ import annotations
 
-import asyncio
+import _tracemalloc as tracemalloc
 import collections
 import importlib
-import inspect
 import json
 import sys
-import tracemalloc
 import types
-from collections.abc import Sized
+from collections.abc import Awaitable, Sized
 from typing import Any
 
 BUFFER_TYPES = (bytearray, memoryview)
 MIN_BYTES = 256
+# What `inspect.isawaitable` may accept (it adds generator-based coroutines): a cheap first test,
+# a tuple made once, so checking a batch's result allocates nothing while memory is traced.
+MAYBE_AWAITABLE = (Awaitable, types.GeneratorType)
 
 
 def retained_buffers(roots: list[Any], depth: int = 5) -> int:
@@ -60,9 +77,16 @@ def module_state(module: types.ModuleType) -> list[Any]:
 
 
 def call(fn: Any, *args: Any) -> Any:
+    """`fn(*args)`, run to completion on a fresh event loop when it returns an awaitable."""
     result = fn(*args)
-    if inspect.isawaitable(result):
-        return asyncio.run(_await(result))
+    # `inspect` and `asyncio` are imported only for a result that may be awaitable.
+    if isinstance(result, MAYBE_AWAITABLE):
+        import inspect
+
+        if inspect.isawaitable(result):
+            import asyncio
+
+            return asyncio.run(_await(result))
     return result
 
 
@@ -153,7 +177,11 @@ class Batches:
 
 
 def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[str, Any]:
-    """Run many batches: do buffers accumulate, and is the client factory called per batch?"""
+    """Run many batches: do buffers accumulate, and is the client factory called per batch?
+
+    Every batch after the first but the last `traced_batches` is warm-up; memory is traced over
+    those last ones only (at least one, at most all but the first).
+    """
     module = importlib.import_module(spec["processor_module"])
     processor = make_processor(module, spec["processor_class"], spec["config_class"])
     runner = Batches(getattr(processor, spec["method"]), spec["batch"])
@@ -167,12 +195,15 @@ def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[st
     runner.run()
     after_first = retained()
     calls_first, clients_first = calls[0], redis.COUNTS["clients"]
-    warmup = min(10, batches - 1)
-    for _ in range(warmup - 1):
+    traced = max(1, min(int(spec["traced_batches"]), batches - 1))
+    for _ in range(batches - 1 - traced):
         runner.run()
     tracemalloc.start()
     start_bytes = tracemalloc.get_traced_memory()[0]
-    for _ in range(batches - warmup):
+    for _ in range(traced // 2):
+        runner.run()
+    half_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
+    for _ in range(traced - traced // 2):
         runner.run()
     grown_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
     tracemalloc.stop()
@@ -180,11 +211,13 @@ def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[st
     list_attr = getattr(processor, spec.get("buffer_list", "_batch_buffers"), None)
     return {
         "batches": batches,
+        "traced_batches": traced,
         "retained_before": before,
         "retained_after_first": after_first,
         "retained_after_all": after_all,
         "buffer_list_len": len(list_attr) if isinstance(list_attr, Sized) else None,
         "traced_growth_bytes": grown_bytes,
+        "traced_growth_half_bytes": half_bytes,
         "factory_calls_first_batch": calls_first - calls_before,
         "factory_calls_later_batches": calls[0] - calls_first,
         "clients_created_later_batches": redis.COUNTS["clients"] - clients_first,
