@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from evals.grade.grader import TrialGrade
+from evals.grade.result import TrialGrade
 from evals.grade.rubric import Part, Rubric
 from evals.passrate import PassRates
 from evals.records import TrialMetrics, TrialRecord

@@ -21,8 +21,9 @@ from evals.config import Config
 from evals.errors import BadInputError
 from evals.fingerprint import fingerprint
 from evals.gate import verdict
-from evals.grade import Judge, Rubric, load_labels, load_rubric, make_judge
-from evals.grade.judge import load_prompt
+from evals.grade.judge import Judge, load_prompt, make_judge
+from evals.grade.labels import load_labels
+from evals.grade.rubric import Rubric, load_rubric
 from evals.part_fingerprint import part_fingerprints
 from evals.pricing import Pricing, load_pricing
 from evals.records import RunMeta, TrialRecord

@@ -14,6 +14,7 @@ both sides have, so upgrading the harness does not make every old baseline `not-
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import sys
 from collections.abc import Callable, Iterable
@@ -33,7 +34,7 @@ LABELS_FILE = "labels.yaml"
 EXCLUDED_FILES = {LABELS_FILE, "README.md"}
 PROJECT = Path(__file__).resolve().parent.parent
 # The grading core every scenario runs through, whatever its rubric names.
-CORE_MODULES = ("evals.grade.grader", "evals.grade.evidence", "evals.grade.registry")
+CORE_MODULES = ("evals.grade.grader", "evals.grade.evidence", "evals.grade.registry", "evals.grade.result")
 CORE_PACKAGES = ("evals.grade.judge",)
 # Imports followed from a check module: the grader's own code, never the whole harness.
 FOLLOWED_PREFIX = "evals.grade"
@@ -53,6 +54,16 @@ def _key(path: Path) -> str:
 def _module_file(module: ModuleType) -> Path | None:
     source = getattr(module, "__file__", None)
     return Path(source) if source else None
+
+
+def _source_file(name: str) -> Path | None:
+    """The file module `name` is loaded from, without importing it: `compare` fingerprints the
+    grading core but never grades, and must hash the same files a run that graded did."""
+    module = sys.modules.get(name)
+    if module is not None:
+        return _module_file(module)
+    spec = importlib.util.find_spec(name)
+    return Path(spec.origin) if spec is not None and spec.origin else None
 
 
 def _imports(module: ModuleType) -> set[str]:
@@ -99,7 +110,7 @@ def grader_files(
     }
     files: dict[str, Path] = {}
     for name in CORE_MODULES + CORE_PACKAGES:  # hashed, not followed: they import every check
-        path = _module_file(sys.modules[name]) if name in sys.modules else None
+        path = _source_file(name)
         if path is not None:
             found = path.parent.glob("*.py") if name in CORE_PACKAGES else [path]
             files.update({_key(p): p for p in found})

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from evals.errors import BadInputError
-from evals.grade.grader import TrialGrade
+from evals.grade.result import TrialGrade
 from evals.jsonio import read_lines
 from evals.loading import describe_validation_error, read_json_object
 

@@ -27,8 +27,9 @@ from evals.definition import EvalDefinition, LoadedScenario, load_definition
 from evals.errors import BadInputError, InfrastructureError
 from evals.fingerprint import agent_config_hash
 from evals.gate import extra_trials
-from evals.grade import TrialGrade, grade
+from evals.grade.grader import grade
 from evals.grade.judge.cost import judge_cost
+from evals.grade.result import TrialGrade
 from evals.records import RunMeta, TrialMetrics, TrialRecord, TrialStatus, read_records
 from evals.redact import redact_text
 from evals.rundir import RunDir

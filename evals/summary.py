@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from evals.aggregate import CategoryStats, ScenarioAggregate
 from evals.compare import Comparison, GuardComparison, ItemDelta, ScenarioComparison, TotalComparison
 from evals.gate import Verdict, VerdictName
-from evals.grade.grader import PartGrade
+from evals.grade.result import PartGrade
 from evals.records import RunMeta, TrialMetrics, TrialRecord
 
 

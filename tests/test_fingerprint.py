@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -126,3 +128,23 @@ def test_a_baseline_blessed_before_grader_and_labels_were_fingerprinted_still_co
     }
     assert differences(old, new) == [] and differences(new, old) == []
     assert "grader" in new["scenarios"]["trial-run"]
+
+
+def test_a_process_that_never_grades_fingerprints_the_same_files() -> None:
+    """`compare` never imports the grader (evals/grade/__init__.py re-exports nothing), yet must hash
+    the grading core a run that graded hashed: a fresh interpreter that only loads the definition
+    agrees with this one, where the grader is imported."""
+    probe = (
+        "import json, sys\n"
+        "from tests.test_fingerprint import ROOT, project_fingerprint\n"
+        "fp = project_fingerprint(ROOT)\n"
+        "assert 'evals.grade.grader' not in sys.modules and 'evals.outcome' not in sys.modules, 'imported'\n"
+        "print(json.dumps(fp, sort_keys=True))\n"
+    )
+    import evals.grade.grader  # noqa: F401  (this process has graded, or could have)
+
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == project_fingerprint(ROOT)

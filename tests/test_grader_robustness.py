@@ -28,8 +28,9 @@ from typing import Literal
 
 import pytest
 
-from evals.grade.grader import TrialGrade, grade
+from evals.grade.grader import grade
 from evals.grade.judge import JudgeRequest, Verdict
+from evals.grade.result import TrialGrade
 from evals.grade.rubric import load_rubric
 from evals.outcome import Outcome, PullSnapshot
 from evals.scenario import load_scenario

@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from evals.cli import main
-from evals.grade import PartGrade, TrialGrade, Verdict
+from evals.grade.judge import Verdict
 from evals.grade.judge.cost import judge_cost
+from evals.grade.result import PartGrade, TrialGrade
 from evals.pricing import load_pricing
 from evals.usage import Usage
 from tests.conftest import read_summary

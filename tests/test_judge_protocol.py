@@ -16,7 +16,6 @@ from pydantic import ValidationError
 
 from evals.config import JudgeConfig, load_config
 from evals.definition import load_scenarios
-from evals.grade import PartGrade, Verdict
 from evals.grade.judge import (
     CachedJudge,
     Judge,
@@ -24,9 +23,11 @@ from evals.grade.judge import (
     JudgeRequest,
     LabelJudge,
     ModelJudge,
+    Verdict,
     make_judge,
 )
 from evals.grade.labels import Label, load_labels
+from evals.grade.result import PartGrade
 from tests.test_judge_live import Overlap, judge_server, verdict
 
 # trial-run's label for the regressed replay's T1b reply: 0 points.

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from evals.agents.replay import ReplayFixture
     from evals.config import Config
     from evals.definition import LoadedScenario
-    from evals.grade.grader import TrialGrade
     from evals.grade.labels import Label
+    from evals.grade.result import TrialGrade
 
 REFERENCE = "reference"
 

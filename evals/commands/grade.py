@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.commands.finish import definition_for_run, finish
     from evals.errors import BadInputError
-    from evals.grade import grade
+    from evals.grade.grader import grade
     from evals.grade.judge.cost import judge_cost
     from evals.outcome import Outcome
     from evals.records import read_records

@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.grade import TrialGrade
+    from evals.grade.result import TrialGrade
     from evals.rundir import RunDir
 
     pending = 0

@@ -1,18 +1,7 @@
-"""Two-layer grading: deterministic checks on the outcome, then an LLM judge per part where they passed."""
+"""Two-layer grading: deterministic checks on the outcome, then an LLM judge per part where they passed.
 
-from evals.grade.grader import PartGrade, TrialGrade, grade
-from evals.grade.judge import Judge, Verdict, make_judge
-from evals.grade.labels import load_labels
-from evals.grade.rubric import Rubric, load_rubric
-
-__all__ = [
-    "Judge",
-    "PartGrade",
-    "Rubric",
-    "TrialGrade",
-    "Verdict",
-    "grade",
-    "load_labels",
-    "load_rubric",
-    "make_judge",
-]
+Import from the submodule that defines a name (`evals.grade.grader.grade`, `evals.grade.result.
+TrialGrade`, `evals.grade.rubric.load_rubric`, ...): this package re-exports nothing, so reading a
+stored grade or validating a rubric never imports the grader and everything it needs (`compare`
+and the other post-run commands never grade).
+"""

@@ -13,59 +13,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, JudgePrompt, JudgeRequest, Verdict, load_prompt
 from evals.grade.registry import CheckResult, GradeContext, Registry
+from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
 from evals.outcome import Outcome
 from evals.scenario.model import Scenario
 
-PartStatus = Literal["passed", "failed", "unscored"]
 EXCERPT = 600
-
-
-class CheckOutcome(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    check: str
-    passed: bool
-    detail: str
-    evidence: str = ""
-
-
-class PartGrade(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    id: str
-    criterion: str
-    category: str
-    max_points: int
-    score: float | None
-    status: PartStatus
-    layer: int = Field(description="1 when code decided, 2 when the judge did")
-    reason: str
-    checks: list[CheckOutcome] = Field(default_factory=list)
-    judge: Verdict | None = None
-    evidence_sha256: str | None = None
-    evidence_excerpt: str = ""
-
-
-class TrialGrade(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    scenario: str
-    trial: int
-    parts: list[PartGrade]
-    total: float
-    max_scored: int
-    unscored: list[str]
-    criteria: dict[str, float | None]
-    categories: dict[str, float | None]
-    passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
 
 
 def _run_check(registry: Registry, ctx: GradeContext, name: str, params: dict[str, Any]) -> CheckOutcome:

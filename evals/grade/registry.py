@@ -25,11 +25,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evals.errors import BadInputError
-from evals.outcome import Outcome
 from evals.scenario.model import Scenario
+
+if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
+    from evals.outcome import Outcome
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from evals.agents.base import ToolCall, Transcript
 from evals.errors import BadInputError
-from evals.grade.grader import TrialGrade
+from evals.grade.result import TrialGrade
 from evals.loading import read_json_object
 from evals.outcome import Outcome
 from evals.records import TrialRecord, read_meta, read_records

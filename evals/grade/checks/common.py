@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from evals.outcome import Outcome, RepoSnapshot
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
+    from evals.outcome import Outcome, RepoSnapshot
 
 
 def primary_repo(outcome: Outcome) -> RepoSnapshot:

@@ -14,10 +14,13 @@ still a list.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.outcome import SentMail
+
+if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
+    from evals.outcome import SentMail
 
 BULLET = re.compile(r"^\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")
 NESTED = re.compile(r"^(?: {2,}|\t)\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")

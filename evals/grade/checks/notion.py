@@ -10,11 +10,14 @@ the blocks it created and the seeded blocks it edited.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from evals.grade.checks.common import mentions_pr, primary_repo
 from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.outcome import Block, Outcome, PageSnapshot
+
+if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
+    from evals.outcome import Block, Outcome, PageSnapshot
 
 HEADINGS = {"heading_1", "heading_2", "heading_3"}
 

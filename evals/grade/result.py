@@ -1,0 +1,57 @@
+"""What grading a trial produces: a grade per rubric part (with its checks' outcomes and the
+judge's verdict) and the trial's totals.
+
+Apart from the grader because everything after the trials (records, aggregate, summary, viewer)
+reads these and nothing else of grading: `compare` loads them without importing the grader, its
+evidence preparation or the world's outcome types.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from evals.grade.judge._verdict import Verdict
+
+PartStatus = Literal["passed", "failed", "unscored"]
+
+
+class CheckOutcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    check: str
+    passed: bool
+    detail: str
+    evidence: str = ""
+
+
+class PartGrade(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    criterion: str
+    category: str
+    max_points: int
+    score: float | None
+    status: PartStatus
+    layer: int = Field(description="1 when code decided, 2 when the judge did")
+    reason: str
+    checks: list[CheckOutcome] = Field(default_factory=list)
+    judge: Verdict | None = None
+    evidence_sha256: str | None = None
+    evidence_excerpt: str = ""
+
+
+class TrialGrade(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scenario: str
+    trial: int
+    parts: list[PartGrade]
+    total: float
+    max_scored: int
+    unscored: list[str]
+    criteria: dict[str, float | None]
+    categories: dict[str, float | None]
+    passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
