@@ -32,6 +32,15 @@ def parse_yaml(text: str) -> Any:
         return yaml.safe_load(text)  # raises the same error, better described
 
 
+def parse_yaml_all(text: str) -> list[Any]:
+    """Every document of a multi-document YAML stream (Kubernetes manifests), with the C loader;
+    where libyaml refuses the text, what the pure-Python loader makes of it (or its error)."""
+    try:
+        return list(yaml.load_all(text, Loader=FastLoader))
+    except yaml.YAMLError:
+        return list(yaml.safe_load_all(text))
+
+
 def read_data(path: Path, render: Callable[[str], str] | None = None) -> Any:
     """Parse a .yaml/.yml/.json file; a missing or unparsable file is bad input naming the file.
 

@@ -16,6 +16,7 @@ import yaml
 
 from evals.grade.checks.common import changed_heads
 from evals.grade.registry import CheckResult, GradeContext, check
+from evals.loading import parse_yaml_all
 
 UNITS = {
     "": 1,
@@ -46,7 +47,7 @@ def quantity_bytes(value: object) -> float | None:
 
 def deployments(text: str) -> list[dict[str, Any]]:
     return [
-        doc for doc in yaml.safe_load_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"
+        doc for doc in parse_yaml_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"
     ]
 
 
