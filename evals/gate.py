@@ -129,8 +129,9 @@ def _statement(total: TotalComparison) -> str:
 def guard_reason(g: GuardComparison, several: bool) -> str:
     """One regressed guard, named, with its pass rate before and after and the test that decided."""
     name = f"{g.scenario}/{g.part}" if several else g.part
+    where = "baseline trials" if g.baseline_runs == 1 else f"trials of the last {g.baseline_runs} baselines"
     return (
-        f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} baseline trials "
+        f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} {where} "
         f"({g.baseline_pass_rate:.0%}), {g.passed}/{g.trials} now ({g.pass_rate:.0%}); one-sided Fisher "
         f"p = {g.p_value:.3g}, Holm-adjusted {g.p_adjusted:.3g} < {g.alpha:g}"
     )

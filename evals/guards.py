@@ -14,10 +14,16 @@ tests/test_gate_guards.py checks it against `scipy.stats.fisher_exact`.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 GUARD_ALPHA = 0.05
+
+
+def full_marks(scores: Iterable[float | None], top: float) -> tuple[int, int]:
+    """(trials with full marks, trials in which the part was scored): an unscored trial is left out."""
+    scored = [s for s in scores if s is not None]
+    return sum(s >= top for s in scored), len(scored)
 
 
 def fisher_less(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
