@@ -20,7 +20,7 @@ from evals.bench import (
 from evals.cli import main
 from evals.compare import Settings, baseline_rates, compare
 from evals.config import GateConfig, Threshold, load_config
-from evals.gate import decide, extra_trials, verdict
+from evals.gate import decide, decide_all, extra_trials, verdict
 from evals.guards import GuardCounts, test_guards
 from evals.passrate import PassRates
 from evals.sequential import look, looks, own_spread
@@ -104,6 +104,23 @@ def test_a_guard_that_may_be_falling_earns_trials_even_when_the_total_passes() -
     assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=unlucky) == 0  # 10/15 vs 6/6: p 0.15
     fine = test_guards([GuardCounts("C5a", base_pass=10, base_n=10, run_pass=3, run_n=3)])
     assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=fine) == 0
+
+
+def test_a_guard_stops_a_run_early_only_past_the_interim_line() -> None:
+    """Against a 30-trial history, like the total a guard stops a run at an interim look only past
+    a stricter line (one-sided 0.1%): none of 3 passes does (p 0.0002); 1 of 3 (p 0.006) is
+    significant at 5% but not past the line, so the run goes on and a later look decides it; at
+    the last look, or in a run that cannot add trials, `guard_alpha` decides."""
+    clear_pass = estimate([20.0, 19.0, 21.0])
+    fell = test_guards([GuardCounts("C7", base_pass=30, base_n=30, run_pass=0, run_n=3)])
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=fell) == 0
+    between = test_guards([GuardCounts("C7", base_pass=30, base_n=30, run_pass=1, run_n=3)])
+    assert 0.001 < between[0].p_adjusted < 0.05 and between[0].regressed
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=between) == 3
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=between, deterministic=True) == 0
+    assert decide_all(clear_pass, 1.5, GATE.confidence, between) == "regression"
+    at_the_end = estimate([20.0, 19.0, 21.0] * 5)
+    assert extra_trials(at_the_end, k=15, allowed_drop=1.5, gate=GATE, guards=between) == 0
 
 
 def bench(baseline_trials: int, guards: int, *cases: str, runs: int = 500) -> BenchResult:
