@@ -12,6 +12,8 @@ from evals.baseline import Baseline, BaselineScenario, BaselineTrial
 from evals.bench import (
     BEFORE_MEAN_TRIALS,
     FALSE_ALARM_GOAL,
+    GUARD_GOAL,
+    NO_HISTORY,
     BenchResult,
     Scenario,
     detection_goal,
@@ -181,14 +183,34 @@ def test_the_bench_command_prints_every_case_with_trials_and_cost(
     assert code == (1 if "MISSES" in out else 0)
 
 
-def test_guard_detection_is_reported_and_held_to_its_goal(
+def test_guard_detection_is_reported_with_and_without_the_history_and_held_to_its_goal(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """With a 6-trial baseline an exact test cannot see a guard fall from 95% to 50% nine times in ten
-    (README "The gate"): the bench says so and exits 1."""
+    """Even against the nightly's 30-trial guard history an exact test does not see a guard fall
+    from 95% to 50% nine times in ten (README "The gate"): the bench says so and exits 1."""
     assert main(["bench", "gate", "--runs", "200", "--seed", "3"]) == 1
     out = capsys.readouterr().out
-    assert "guard detection (one guard 95% → 50%):" in out and "goal ≥ 90%: MISSES" in out
+    assert "guard detection (one guard 95% → 50%; 30-trial guard history):" in out
+    assert "goal ≥ 90%: MISSES" in out
+    assert "guard detection without history (one guard 95% → 50%; the last baseline's 6 trials):" in out
+    main(["bench", "gate", "--runs", "50", "--guard-history-trials", "60", "--baseline-trials", "10"])
+    assert "60-trial guard history" in capsys.readouterr().out
+    assert main(["bench", "gate", "--guard-history-trials", "-1"]) == 2
+
+
+def test_the_guard_history_catches_a_falling_guard_far_more_often_than_the_last_baseline() -> None:
+    """One guard falls from 95% to 50%, the total unchanged: the history the nightly accumulates
+    (30 trials) catches it about 4 times as often as the last baseline's 6 trials (measured 78.4%
+    and 18.9% on 2000 PRs, README), and false alarms stay within their goal (the test above)."""
+    result = bench(6, 2, "guard falls", NO_HISTORY)
+    assert result.guard_detection_rate >= 0.75, result.outcomes["guard falls"]
+    assert result.outcomes[NO_HISTORY].rate("regression") <= 0.3, result.outcomes[NO_HISTORY]
+
+
+@pytest.mark.xfail(strict=True, reason="goal not met: 78.4% with the 30-trial guard history (README)")
+def test_a_guard_falling_from_95_to_50_percent_is_caught_9_times_in_10() -> None:
+    result = bench(6, 2, "guard falls")
+    assert result.guard_detection_rate >= GUARD_GOAL, result.outcomes["guard falls"]
 
 
 def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:
