@@ -2,20 +2,24 @@
 
 The baseline keeps per-trial, per-part points, not only means: the gate's confidence interval needs
 the raw draws. It also keeps the eval-definition fingerprint (a baseline graded by another rubric
-is not comparable), the agent config hash, and the commit and date it came from. Written atomically
-and read back before it replaces the old one; a corrupt file is bad input (exit 2), a missing one
-is a notice unless config says otherwise. Making one from a run is evals/bless.py.
+is not comparable), the agent config hash, and the commit and date it came from; and, for each
+guard part, a *guard history*: the full-marks counts of this bless and of the blesses before it
+while the part's definition stayed the same (evals/bless.py), because six trials are too few to see
+a guard fall (evals/guards.py). Written atomically and read back before it replaces the old one; a
+corrupt file is bad input (exit 2), a missing one is a notice unless config says otherwise. Making
+one from a run is evals/bless.py.
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from evals.aggregate import UsageStats
 from evals.errors import BadInputError
@@ -31,6 +35,43 @@ class BaselineTrial(BaseModel):
     trial: int
     total: float
     parts: dict[str, float | None]
+
+
+class GuardSample(BaseModel):
+    """One blessed run's full-marks count for one guard part: a unit of the guard history.
+
+    Keyed by the run it came from (its directory name and start time), so blessing the same run
+    twice replaces its sample instead of counting its trials again."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    run: str = Field(min_length=1, description="the blessed run's directory name")
+    started: str = Field(description="when that run started (with `run`, the sample's key)")
+    passed: int = Field(ge=0, description="trials with full marks on the part")
+    trials: int = Field(ge=1, description="trials in which the part was scored")
+
+    @model_validator(mode="after")
+    def _passed_within_trials(self) -> GuardSample:
+        if self.passed > self.trials:
+            raise ValueError(f"passed ({self.passed}) is more than trials ({self.trials})")
+        return self
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.run, self.started)
+
+
+def recent(samples: Sequence[GuardSample], max_trials: int) -> list[GuardSample]:
+    """The newest samples (the list is newest first) whose trials add up to at most `max_trials`;
+    the newest one always, so a window smaller than one bless still holds that bless."""
+    kept: list[GuardSample] = []
+    total = 0
+    for sample in samples:
+        if kept and total + sample.trials > max_trials:
+            break
+        kept.append(sample)
+        total += sample.trials
+    return kept
 
 
 class BaselineScenario(BaseModel):
@@ -50,6 +91,22 @@ class BaselineScenario(BaseModel):
     pass_at_k: float | None = None
     pass_pow_k: float | None = None
     usage: UsageStats | None = None
+    guard_history: dict[str, list[GuardSample]] = Field(
+        default_factory=dict,
+        description="per guard part, newest first: this bless's full-marks count, then earlier blesses' "
+        "while the part's definition was unchanged (absent in baselines blessed before it existed)",
+    )
+
+    @field_validator("guard_history")
+    @classmethod
+    def _each_run_once(cls, value: dict[str, list[GuardSample]]) -> dict[str, list[GuardSample]]:
+        for part, samples in value.items():
+            keys = [s.key for s in samples]
+            twice = sorted({k for k in keys if keys.count(k) > 1})
+            if twice:
+                runs = ", ".join(f"{run} ({started})" for run, started in twice)
+                raise ValueError(f"guard history of {part} counts a run more than once: {runs}")
+        return value
 
     @field_validator("usage", mode="before")
     @classmethod

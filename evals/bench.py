@@ -6,12 +6,14 @@ scored 16, 19 and 20 on 25 points: mean ≈ 18.3, σ ≈ 2), rounded to whole po
 rubric's range, and two guard parts (Nightshift's C5a and C7) passed 95% of the time (drawn
 independently of the total: a guard is one point of 25). Each simulated PR draws a fresh baseline
 and a run, then goes through the *live* rule: `gate.extra_trials` at each look
-(evals/sequential.py), then `gate.decide_all`.
+(evals/sequential.py), then `gate.decide_all`. The guards' baseline side is a guard history
+(evals/bless.py): by default what nightly blesses of `baseline_trials` each accumulate within
+`gate.guard_history_trials`, drawn from the same agent.
 
 Cases: no change (false alarms, goal ≤ 5%); true drops of 1.5, 3 and 5 points (detection of 3
 points: goal ≥ 85% with 6-trial baselines, ≥ 95% with 10); one guard falling from 95% to 50%
-(goal ≥ 90%). Mean trials per verdict and mean model cost per verdict (trials × cost per trial)
-for each case.
+(goal ≥ 90%), against the history and, for comparison, against the last baseline's trials alone.
+Mean trials per verdict and mean model cost per verdict (trials × cost per trial) for each case.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ FALSE_ALARM_GOAL = 0.05
 GUARD_GOAL = 0.90
 DROPS = (1.5, 3.0, 5.0)
 GOAL_DROP = 3.0
+NO_HISTORY = "guard falls, no history"
 # Measured with the rule before gate v2 (top up to 6, then double while inconclusive) at the same
 # settings and seed, 2000 PRs: mean trials per verdict with no true change, and with a 3-point drop.
 BEFORE_MEAN_TRIALS = {"no change": 6.4, "drop 3": 7.5}
@@ -55,6 +58,19 @@ class Scenario:
     guard_rate: float = 0.95
     guard_fallen: float = 0.50
     cost_per_trial: float = 1.0  # USD, agent + judge: an assumption; costs scale with it linearly
+    guard_history_trials: int | None = None  # None: what the nightly accumulates (`nightly_history`)
+
+    def history(self, gate: GateConfig) -> int:
+        """Trials on the guards' baseline side."""
+        if self.guard_history_trials is None:
+            return nightly_history(gate.guard_history_trials, self.baseline_trials)
+        return max(self.baseline_trials, self.guard_history_trials)
+
+
+def nightly_history(window: int, baseline_trials: int) -> int:
+    """Trials a guard history holds once nightly blesses of `baseline_trials` each have filled a
+    window of `window` trials (whole blesses only, at least the last one: evals/baseline.py `recent`)."""
+    return baseline_trials * max(1, window // baseline_trials)
 
 
 @dataclass(frozen=True)
@@ -62,6 +78,7 @@ class Case:
     name: str
     drop: float = 0.0
     guard_fallen: bool = False
+    guard_history: bool = True  # False: the guards' baseline side is the last baseline's trials alone
 
 
 @dataclass(frozen=True)
@@ -122,6 +139,7 @@ def cases() -> list[Case]:
         Case("no change"),
         *(Case(f"drop {d:g}", drop=d) for d in DROPS),
         Case("guard falls", guard_fallen=True),
+        Case(NO_HISTORY, guard_fallen=True, guard_history=False),
     ]
 
 
@@ -145,7 +163,8 @@ def simulate_pr(
     if case.guard_fallen and s.guards:
         run_rates[0] = s.guard_fallen
     base = _draw(rng, s, s.mean, s.baseline_trials)
-    base_guards = _flags(rng, [s.guard_rate] * s.guards, s.baseline_trials)
+    history = s.history(gate) if case.guard_history else s.baseline_trials
+    base_guards = _flags(rng, [s.guard_rate] * s.guards, history)
     run = _draw(rng, s, s.mean - case.drop, s.start_trials)
     run_guards = _flags(rng, run_rates, s.start_trials)
     while True:
@@ -224,9 +243,13 @@ def format_result(r: BenchResult, threshold: Threshold, gate: GateConfig) -> str
             if d == GOAL_DROP:
                 goal = verdict_of("detection", f"goal ≥ {detection_goal(s.baseline_trials):.0%}")
             lines.append(row(f"detection (true {d:g}-point drop)", f"drop {d:g}", goal))
+    fall = f"one guard {s.guard_rate:.0%} → {s.guard_fallen:.0%}"
     if "guard falls" in r.outcomes and s.guards:
-        label = f"guard detection (one guard {s.guard_rate:.0%} → {s.guard_fallen:.0%})"
+        label = f"guard detection ({fall}; {s.history(gate)}-trial guard history)"
         lines.append(row(label, "guard falls", verdict_of("guard detection", f"goal ≥ {GUARD_GOAL:.0%}")))
+    if NO_HISTORY in r.outcomes and s.guards:
+        label = f"guard detection without history ({fall}; the last baseline's {s.baseline_trials} trials)"
+        lines.append(row(label, NO_HISTORY))
     return "\n".join(lines)
 
 

@@ -1,11 +1,34 @@
-"""Making a finished run the baseline, and refusing runs that would make a misleading one."""
+"""Making a finished run the baseline, and refusing runs that would make a misleading one.
+
+A bless also carries each guard part's history forward (`with_guard_history`): a guard is one point
+that is nearly always earned, and six baseline trials cannot tell a fall from 95% to 50% (Fisher's
+test needs about 45 baseline trials for that; README "The gate"), so the new baseline pools its own
+full-marks count with the earlier blesses' for that part, newest first, up to
+`gate.guard_history_trials` trials. Only trials the gate would still compare are pooled: a part whose
+definition changed (its per-part fingerprint), or a scenario whose data, judge model or rest of the
+rubric changed, starts its history afresh. Each sample is keyed by its run, so blessing the same run
+again replaces its sample instead of counting it twice.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from evals.baseline import BASELINE_VERSION, Baseline, BaselineScenario, BaselineTrial, now
+from evals.baseline import (
+    BASELINE_VERSION,
+    Baseline,
+    BaselineScenario,
+    BaselineTrial,
+    GuardSample,
+    load_baseline,
+    now,
+    recent,
+)
 from evals.errors import BadInputError
+from evals.grade.rubric import RUBRIC_FILE, load_rubric
+from evals.guards import full_marks
+from evals.part_fingerprint import comparability
 from evals.records import TrialRecord
 from evals.summary import Summary
 
@@ -94,3 +117,102 @@ def baseline_from_run(
         fingerprint=summary.fingerprint,
         scenarios=scenarios,
     )
+
+
+def previous_baseline(out: Path, configured: Path) -> Baseline | None:
+    """The baseline a bless replaces, whose guard history it continues: the file at `out`, else the
+    one the gate compares with (a nightly candidate written elsewhere continues the committed one).
+    A corrupt one stops the bless rather than silently dropping the history."""
+    path = out if out.exists() else configured
+    try:
+        return load_baseline(path)
+    except BadInputError as exc:
+        raise BadInputError(
+            f"{exc}\n(bless reads it to carry the guard history forward; move it aside to bless afresh)"
+        ) from exc
+
+
+def guard_parts(scenarios_dir: Path, names: Iterable[str]) -> dict[str, list[str]]:
+    """Each scenario's guard parts, from its rubric (a run records scores, not which parts are
+    guards). A scenario whose folder is gone has none: its baseline then keeps no guard history."""
+    out: dict[str, list[str]] = {}
+    for name in names:
+        folder = scenarios_dir / name
+        if (folder / RUBRIC_FILE).is_file():
+            out[name] = [part.id for _, part in load_rubric(folder).parts() if part.guard]
+    return out
+
+
+def comparable_parts(previous: Baseline, new: Baseline, name: str) -> set[str] | None:
+    """The parts of scenario `name` whose trials in `previous` the gate would compare with `new`'s:
+    an empty set when something scenario-wide changed (or `previous` lacks the scenario), None when
+    every part is (a baseline blessed before part hashes existed, with an identical fingerprint)."""
+    old_fp = previous.fingerprint.get("scenarios", {}).get(name)
+    new_fp = new.fingerprint.get("scenarios", {}).get(name)
+    if old_fp is None or new_fp is None or name not in previous.scenarios:
+        return set()
+    found = comparability(
+        {"judge_model": previous.fingerprint.get("judge_model"), "scenarios": {name: old_fp}},
+        {"judge_model": new.fingerprint.get("judge_model"), "scenarios": {name: new_fp}},
+        {},
+        100.0,  # any share of changed parts: those parts reset, the others keep their history
+    )
+    if found.blocking:
+        return set()
+    parts = new_fp.get("parts")
+    if not isinstance(parts, dict):
+        return None
+    changed = set(found.changed.get(name, []))
+    return {p for p in parts if p not in changed}
+
+
+def own_sample(scenario: BaselineScenario, part: str, top: float, key: tuple[str, str]) -> GuardSample | None:
+    """A baseline scenario's own full-marks count for `part` (None when no trial scored it)."""
+    passed, trials = full_marks((t.parts.get(part) for t in scenario.trials), top)
+    if trials == 0:
+        return None
+    return GuardSample(run=key[0], started=key[1], passed=passed, trials=trials)
+
+
+def source_key(baseline: Baseline) -> tuple[str, str]:
+    """The run a baseline was blessed from, as a guard sample's key."""
+    src = baseline.source
+    return (src.get("run") or "baseline", src.get("run_started") or src.get("date") or baseline.created)
+
+
+def earlier_samples(previous: Baseline, name: str, part: str, top: float) -> list[GuardSample]:
+    """What `previous` knows of `part`: its guard history, or, for a baseline blessed before guard
+    histories (or before the part was a guard), one sample of its own trials."""
+    base = previous.scenarios[name]
+    if part in base.guard_history:
+        return list(base.guard_history[part])
+    own = own_sample(base, part, top, source_key(previous))
+    return [] if own is None else [own]
+
+
+def with_guard_history(
+    new: Baseline,
+    previous: Baseline | None,
+    summary: Summary,
+    guards: dict[str, list[str]],
+    max_trials: int,
+) -> Baseline:
+    """`new` with each guard part's history: its own sample, then `previous`'s samples of that part
+    while the part is comparable (less any sample of the same run), cut to `max_trials` trials."""
+    key = source_key(new)
+    scenarios = dict(new.scenarios)
+    for name, scenario in new.scenarios.items():
+        keep = comparable_parts(previous, new, name) if previous is not None else set()
+        history: dict[str, list[GuardSample]] = {}
+        for part in guards.get(name, []):
+            stats = summary.scenarios[name].parts.get(part) if name in summary.scenarios else None
+            own = None if stats is None else own_sample(scenario, part, stats.max, key)
+            if own is None or stats is None:
+                continue
+            earlier: list[GuardSample] = []
+            if previous is not None and (keep is None or part in keep):
+                earlier = [s for s in earlier_samples(previous, name, part, stats.max) if s.key != key]
+            history[part] = recent([own, *earlier], max_trials)
+        if history:
+            scenarios[name] = scenario.model_copy(update={"guard_history": history})
+    return new.model_copy(update={"scenarios": scenarios})

@@ -19,9 +19,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
 from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
-from evals.baseline import Baseline, BaselineScenario
+from evals.baseline import Baseline, BaselineScenario, recent
 from evals.config import GateConfig, Threshold
-from evals.guards import GuardCounts, GuardTest, test_guards
+from evals.guards import GuardCounts, GuardTest, full_marks, test_guards
 from evals.part_fingerprint import comparability
 from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
@@ -79,6 +79,7 @@ class GuardComparison(Compared):
     part: str
     baseline_passed: int
     baseline_trials: int
+    baseline_runs: int = Field(default=1, description="blessed runs the baseline side pools (guard history)")
     passed: int
     trials: int
     baseline_pass_rate: float | None
@@ -291,27 +292,36 @@ def compare(
     return result
 
 
-def guard_counts(name: str, part: str, agg: ScenarioAggregate, base: BaselineScenario) -> GuardCounts:
-    """Full-marks trials among the trials in which the part was scored, on each side."""
+def guard_counts(
+    name: str, part: str, agg: ScenarioAggregate, base: BaselineScenario, history_trials: int
+) -> tuple[GuardCounts, int]:
+    """Full-marks trials among the trials in which the part was scored, on each side, and how many
+    blessed runs the baseline side pools: its guard history, up to `history_trials` trials, when it
+    has one for the part (evals/bless.py), else its own trials (a baseline blessed before histories)."""
     top = agg.parts[part].max
-    run = [s for t in agg.total.per_trial_parts if (s := t.get(part)) is not None]
-    old = [s for t in base.trials if (s := t.parts.get(part)) is not None]
+    run_pass, run_n = full_marks((t.get(part) for t in agg.total.per_trial_parts), top)
+    samples = recent(base.guard_history.get(part, []), history_trials)
+    if samples:
+        base_pass, base_n = sum(s.passed for s in samples), sum(s.trials for s in samples)
+    else:
+        base_pass, base_n = full_marks((t.parts.get(part) for t in base.trials), top)
     label = f"{name}/{part}" if name else part
-    return GuardCounts(label, sum(s >= top for s in old), len(old), sum(s >= top for s in run), len(run))
+    return GuardCounts(label, base_pass, base_n, run_pass, run_n), max(1, len(samples))
 
 
 def _guards(
     result: Comparison, aggregates: dict[str, ScenarioAggregate], baseline: Baseline, settings: Settings
 ) -> None:
     """Test every guard part of the compared scenarios at once (Holm across all of them)."""
-    entries: list[tuple[str, str, GuardCounts]] = []
+    entries: list[tuple[str, str, GuardCounts, int]] = []
     several = len(aggregates) > 1
+    window = settings.gate.guard_history_trials
     for name in result.scenarios:
         agg, base = aggregates[name], baseline.scenarios[name]
         for part in settings.guards.get(name, []):
             if part in agg.parts and part not in result.scenarios[name].excluded_parts:
-                entries.append((name, part, guard_counts(name if several else "", part, agg, base)))
-    tests = test_guards([c for _, _, c in entries], settings.gate.guard_alpha)
+                entries.append((name, part, *guard_counts(name if several else "", part, agg, base, window)))
+    tests = test_guards([c for _, _, c, _ in entries], settings.gate.guard_alpha)
     result.guard_tests = tests
     result.guards = [
         GuardComparison(
@@ -319,6 +329,7 @@ def _guards(
             part=part,
             baseline_passed=t.counts.base_pass,
             baseline_trials=t.counts.base_n,
+            baseline_runs=runs,
             passed=t.counts.run_pass,
             trials=t.counts.run_n,
             baseline_pass_rate=_rate(t.counts.base_rate),
@@ -328,7 +339,7 @@ def _guards(
             alpha=t.alpha,
             regressed=t.regressed,
         )
-        for (name, part, _), t in zip(entries, tests, strict=True)
+        for (name, part, _, runs), t in zip(entries, tests, strict=True)
     ]
 
 

@@ -47,7 +47,8 @@ class GateConfig(Strict):
     A drop past the threshold is a regression only when the confidence interval of the change lies
     wholly below zero; while that is undecided `run` adds trials at fixed looks (evals/sequential.py),
     up to `max_trials` per scenario, and if the noise still explains the drop the verdict is
-    `inconclusive`. Guard parts are tested on their own (evals/guards.py).
+    `inconclusive`. Guard parts are tested on their own (evals/guards.py), against a history pooled
+    over the last blesses (evals/bless.py).
     """
 
     confidence: float = Field(default=0.88, gt=0.5, lt=1, description="two-sided confidence of the interval")
@@ -68,6 +69,13 @@ class GateConfig(Strict):
         default=20, ge=0, le=100, description="changed parts above this share of points: not-comparable"
     )
     guard_alpha: float = Field(default=0.05, gt=0, lt=1, description="Holm-adjusted level of the guard tests")
+    guard_history_trials: int = Field(
+        default=30,
+        ge=0,
+        le=10000,
+        description="a guard's baseline side pools the newest blesses up to this many trials "
+        "(evals/bless.py; 30 = 5 nightly blesses of 6); 0 = the last baseline's own trials only",
+    )
     power: float = Field(default=0.8, gt=0.5, lt=1, description="for the smallest drop this k can detect")
     prior_sd_percent: float = Field(
         default=8.0, gt=0, le=100, description="noise σ (percent of max) when no side has 2 trials"

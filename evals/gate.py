@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from evals.compare import Comparison, GuardComparison, TotalComparison
 from evals.config import GateConfig
 from evals.errors import ExitCode
-from evals.guards import GuardTest, undecided
+from evals.guards import GuardTest, interim_level, undecided
 from evals.sequential import look, next_look, no_more_needed
 from evals.stats import Estimate
 
@@ -91,16 +91,17 @@ def extra_trials(
     Only while the verdict is undecided (evals/sequential.py): never for a deterministic agent or a
     run whose trials have no spread, never once a look has decided the total either way, unless a
     guard passes so much less often than in the baseline that it would be significant at
-    `max_trials` if its rate held (evals/guards.py: `promising`). A guard test is exact and
-    discrete (conservative), so it is applied at `guard_alpha` at every look; the simulation
-    counts its false alarms with the total's. Trials are
-    added up to the next look of a fixed schedule (`min_trials`, then every `look_every`, up to
-    `max_trials`).
+    `max_trials` if its rate held (evals/guards.py: `promising`). Like the total, a guard stops the
+    run early only past an interim line (`interim_level`, one-sided 0.1%); a guard significant at
+    `guard_alpha` but short of it keeps the run going, and the verdict (`decide_all`) tests it at
+    `guard_alpha` on the trials the run ends with. The simulation counts its false alarms with
+    the total's. Trials are added up to the next look of a fixed schedule (`min_trials`, then
+    every `look_every`, up to `max_trials`).
     """
     if k >= gate.max_trials or no_more_needed(estimate, deterministic):
         return 0
-    if any(t.regressed for t in guards):
-        return 0  # a guard already fell significantly: regression, nothing to wait for
+    if any(t.regressed_at(interim_level(gate.interim_confidence)) for t in guards):
+        return 0  # a guard fell past the interim line: regression, nothing to wait for
     total = look(estimate, allowed_drop, gate)
     if total == "regression" or (total == "pass" and not undecided(guards, gate.max_trials)):
         return 0
@@ -129,8 +130,9 @@ def _statement(total: TotalComparison) -> str:
 def guard_reason(g: GuardComparison, several: bool) -> str:
     """One regressed guard, named, with its pass rate before and after and the test that decided."""
     name = f"{g.scenario}/{g.part}" if several else g.part
+    where = "baseline trials" if g.baseline_runs == 1 else f"trials of the last {g.baseline_runs} baselines"
     return (
-        f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} baseline trials "
+        f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} {where} "
         f"({g.baseline_pass_rate:.0%}), {g.passed}/{g.trials} now ({g.pass_rate:.0%}); one-sided Fisher "
         f"p = {g.p_value:.3g}, Holm-adjusted {g.p_adjusted:.3g} < {g.alpha:g}"
     )

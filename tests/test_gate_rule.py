@@ -12,6 +12,8 @@ from evals.baseline import Baseline, BaselineScenario, BaselineTrial
 from evals.bench import (
     BEFORE_MEAN_TRIALS,
     FALSE_ALARM_GOAL,
+    GUARD_GOAL,
+    NO_HISTORY,
     BenchResult,
     Scenario,
     detection_goal,
@@ -20,7 +22,7 @@ from evals.bench import (
 from evals.cli import main
 from evals.compare import Settings, baseline_rates, compare
 from evals.config import GateConfig, Threshold, load_config
-from evals.gate import decide, extra_trials, verdict
+from evals.gate import decide, decide_all, extra_trials, verdict
 from evals.guards import GuardCounts, test_guards
 from evals.passrate import PassRates
 from evals.sequential import look, looks, own_spread
@@ -106,6 +108,23 @@ def test_a_guard_that_may_be_falling_earns_trials_even_when_the_total_passes() -
     assert extra_trials(est, k=3, allowed_drop=1.5, gate=GATE, guards=fine) == 0
 
 
+def test_a_guard_stops_a_run_early_only_past_the_interim_line() -> None:
+    """Against a 30-trial history, like the total a guard stops a run at an interim look only past
+    a stricter line (one-sided 0.1%): none of 3 passes does (p 0.0002); 1 of 3 (p 0.006) is
+    significant at 5% but not past the line, so the run goes on and a later look decides it; at
+    the last look, or in a run that cannot add trials, `guard_alpha` decides."""
+    clear_pass = estimate([20.0, 19.0, 21.0])
+    fell = test_guards([GuardCounts("C7", base_pass=30, base_n=30, run_pass=0, run_n=3)])
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=fell) == 0
+    between = test_guards([GuardCounts("C7", base_pass=30, base_n=30, run_pass=1, run_n=3)])
+    assert 0.001 < between[0].p_adjusted < 0.05 and between[0].regressed
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=between) == 3
+    assert extra_trials(clear_pass, k=3, allowed_drop=1.5, gate=GATE, guards=between, deterministic=True) == 0
+    assert decide_all(clear_pass, 1.5, GATE.confidence, between) == "regression"
+    at_the_end = estimate([20.0, 19.0, 21.0] * 5)
+    assert extra_trials(at_the_end, k=15, allowed_drop=1.5, gate=GATE, guards=between) == 0
+
+
 def bench(baseline_trials: int, guards: int, *cases: str, runs: int = 500) -> BenchResult:
     config, _ = load_config(ROOT)
     scenario = Scenario(start_trials=config.trials, baseline_trials=baseline_trials, guards=guards)
@@ -164,14 +183,34 @@ def test_the_bench_command_prints_every_case_with_trials_and_cost(
     assert code == (1 if "MISSES" in out else 0)
 
 
-def test_guard_detection_is_reported_and_held_to_its_goal(
+def test_guard_detection_is_reported_with_and_without_the_history_and_held_to_its_goal(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """With a 6-trial baseline an exact test cannot see a guard fall from 95% to 50% nine times in ten
-    (README "The gate"): the bench says so and exits 1."""
+    """Even against the nightly's 30-trial guard history an exact test does not see a guard fall
+    from 95% to 50% nine times in ten (README "The gate"): the bench says so and exits 1."""
     assert main(["bench", "gate", "--runs", "200", "--seed", "3"]) == 1
     out = capsys.readouterr().out
-    assert "guard detection (one guard 95% → 50%):" in out and "goal ≥ 90%: MISSES" in out
+    assert "guard detection (one guard 95% → 50%; 30-trial guard history):" in out
+    assert "goal ≥ 90%: MISSES" in out
+    assert "guard detection without history (one guard 95% → 50%; the last baseline's 6 trials):" in out
+    main(["bench", "gate", "--runs", "50", "--guard-history-trials", "60", "--baseline-trials", "10"])
+    assert "60-trial guard history" in capsys.readouterr().out
+    assert main(["bench", "gate", "--guard-history-trials", "-1"]) == 2
+
+
+def test_the_guard_history_catches_a_falling_guard_far_more_often_than_the_last_baseline() -> None:
+    """One guard falls from 95% to 50%, the total unchanged: the history the nightly accumulates
+    (30 trials) catches it about 4 times as often as the last baseline's 6 trials (measured 78.4%
+    and 18.9% on 2000 PRs, README), and false alarms stay within their goal (the test above)."""
+    result = bench(6, 2, "guard falls", NO_HISTORY)
+    assert result.guard_detection_rate >= 0.75, result.outcomes["guard falls"]
+    assert result.outcomes[NO_HISTORY].rate("regression") <= 0.3, result.outcomes[NO_HISTORY]
+
+
+@pytest.mark.xfail(strict=True, reason="goal not met: 78.4% with the 30-trial guard history (README)")
+def test_a_guard_falling_from_95_to_50_percent_is_caught_9_times_in_10() -> None:
+    result = bench(6, 2, "guard falls")
+    assert result.guard_detection_rate >= GUARD_GOAL, result.outcomes["guard falls"]
 
 
 def test_with_two_scenarios_the_total_is_gated_on_both_as_clusters() -> None:

@@ -71,7 +71,7 @@ def _read_summary(rd: RunDir) -> Summary:
 
 def handle_bless(args: argparse.Namespace) -> ExitCode:
     from evals.baseline import load_baseline, merge_scenarios, write_baseline
-    from evals.bless import baseline_from_run, describe
+    from evals.bless import baseline_from_run, describe, guard_parts, previous_baseline, with_guard_history
     from evals.records import read_records
     from evals.rundir import RunDir
 
@@ -80,6 +80,9 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
     summary = _read_summary(rd)
     out = args.out or project / config.baseline
     baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path, args.force)
+    previous = previous_baseline(out, project / config.baseline)
+    guards = guard_parts(project / config.scenarios_dir, baseline.scenarios)
+    baseline = with_guard_history(baseline, previous, summary, guards, config.gate.guard_history_trials)
     if args.scenario:
         baseline = merge_scenarios(load_baseline(out), baseline, args.scenario)
     write_baseline(out, baseline)

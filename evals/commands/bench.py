@@ -1,5 +1,6 @@
-"""`bench gate`: the gate rule's false alarms, detection (1.5-, 3-, 5-point drops, a falling guard),
-trials and cost per verdict on synthetic scores, at the configured settings.
+"""`bench gate`: the gate rule's false alarms, detection (1.5-, 3-, 5-point drops, a falling guard
+with and without its history), trials and cost per verdict on synthetic scores, at the configured
+settings.
 `bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`)."""
 
 from __future__ import annotations
@@ -33,6 +34,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     gate.add_argument("--sd", type=float, help="σ of a trial's total (default 2)")
     gate.add_argument("--guards", type=int, help="guard parts passing 95%% of the time (default 2)")
+    gate.add_argument(
+        "--guard-history-trials",
+        type=int,
+        help="trials in each guard's history, its baseline side (default: what blesses of "
+        "--baseline-trials trials fill of gate.guard_history_trials = "
+        "{evals.yaml:gate.guard_history_trials})",
+    )
     gate.add_argument(
         "--cost-per-trial",
         type=float,
@@ -68,14 +76,15 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
         "baseline_trials": args.baseline_trials,
         "guards": args.guards,
         "cost_per_trial": args.cost_per_trial,
+        "guard_history_trials": args.guard_history_trials,
     }
     scenario = Scenario(
         **{k: v for k, v in given.items() if v is not None}, start_trials=args.start_trials or config.trials
     )
     if args.runs < 1 or scenario.baseline_trials < 1 or scenario.start_trials < 1:
         raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
-    if scenario.guards < 0 or scenario.cost_per_trial < 0:
-        raise BadInputError("--guards and --cost-per-trial cannot be negative")
+    if scenario.guards < 0 or scenario.cost_per_trial < 0 or (args.guard_history_trials or 0) < 0:
+        raise BadInputError("--guards, --cost-per-trial and --guard-history-trials cannot be negative")
     result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
     print(format_result(result, config.threshold, config.gate))
     return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION
