@@ -34,6 +34,7 @@ class Compared(BaseModel):
 class ItemDelta(Compared):
     """One criterion or category, run against baseline: mean points and full-marks rate."""
 
+    title: str = Field(default="", description="the rubric's title, so a reason can name what fell")
     baseline: float | None
     run: float | None
     delta: float | None
@@ -163,6 +164,7 @@ def _items(
 ) -> dict[str, ItemDelta]:
     return {
         item: ItemDelta(
+            title=v.title,
             baseline=means.get(item),
             run=v.mean,
             delta=delta(v.mean, means.get(item)),

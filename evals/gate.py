@@ -108,14 +108,32 @@ def extra_trials(
     return next_look(k, gate) - k
 
 
+NAMED_DROPS = 3  # criteria a regression's reason names with their titles; the report's table lists all
+TITLE_CHARS = 40
+
+
 def dropped_criteria(comparison: Comparison, several: bool) -> list[str]:
-    """Criteria whose mean fell, in rubric order, prefixed by scenario when the run has several."""
-    return [
-        f"{name}/{c}" if several else c
-        for name, entry in comparison.scenarios.items()
-        for c, v in entry.criteria.items()
-        if v.delta is not None and v.delta < 0
+    """Criteria whose mean fell, largest fall first, prefixed by scenario when the run has several;
+    the first NAMED_DROPS with their title and Δ (a reader sees what broke without the table)."""
+    fell = sorted(
+        (
+            (v.delta, f"{name}/{c}" if several else c, v.title)
+            for name, entry in comparison.scenarios.items()
+            for c, v in entry.criteria.items()
+            if v.delta is not None and v.delta < 0
+        ),
+        key=lambda item: item[0],
+    )
+    named = [
+        f"{ident} {_short(title)} ({delta:+.2f})" if title else f"{ident} ({delta:+.2f})"
+        for delta, ident, title in fell[:NAMED_DROPS]
     ]
+    rest = [ident for _, ident, _ in fell[NAMED_DROPS:]]
+    return named + ([f"also {', '.join(rest)}"] if rest else [])
+
+
+def _short(title: str) -> str:
+    return title if len(title) <= TITLE_CHARS else title[: TITLE_CHARS - 1].rstrip() + "…"
 
 
 def _statement(total: TotalComparison) -> str:
