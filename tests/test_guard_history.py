@@ -22,6 +22,7 @@ from evals.gate import Verdict, verdict
 from evals.grade.rubric import Rubric
 from evals.part_fingerprint import part_fingerprints
 from evals.records import TrialRecord
+from tests.test_gate_guards import _guard_project
 from tests.test_report_snapshots import summarise, synthetic_rubric, trial_record
 
 GUARDS = {"nightshift": ["C5a", "C7"]}
@@ -216,15 +217,6 @@ def test_a_history_that_counts_a_run_twice_is_bad_input(
         load_baseline(path)
 
 
-def _guard(project: Path, part: str) -> None:
-    rubric = project / "scenario" / "trial-run" / "rubric.yaml"
-    text = rubric.read_text(encoding="utf-8")
-    rubric.write_text(
-        re.sub(rf"(      - id: {part}\n        points: 1\n)", r"\1        guard: true\n", text),
-        encoding="utf-8",
-    )
-
-
 def _history(path: Path) -> list[tuple[str, int, int]]:
     scenario = json.loads(path.read_text(encoding="utf-8"))["scenarios"]["trial-run"]
     return [(s["run"], s["passed"], s["trials"]) for s in scenario["guard_history"]["T4"]]
@@ -234,7 +226,7 @@ def test_bless_carries_the_committed_baselines_counts_and_a_rebless_adds_nothing
     """Through the command: T4 as a guard; the committed baseline (blessed before guard histories,
     4 reference trials) is pooled with the new run's, once however often the run is blessed; a
     nightly candidate written elsewhere continues the committed baseline."""
-    _guard(project, "T4")
+    _guard_project(project, "T4")
     committed = load_baseline(project / "baseline" / "baseline.json")
     assert committed is not None and committed.scenarios["trial-run"].guard_history == {}
     source = committed.source["run"]
