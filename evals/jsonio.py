@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 
 def canonical(obj: Any) -> str:
     """Sorted, compact JSON: the same value always gives the same bytes (for hashes and snapshots)."""
@@ -37,9 +39,17 @@ def dumps_pretty(obj: Any) -> str:
 
 
 def dumps_compact(obj: Any) -> str:
-    """One line through the C encoder (several times faster than indented), for large files that
-    programs read: `jq .` or any JSON viewer indents them when a person wants to look."""
-    return canonical(obj) + "\n"
+    """Sorted, compact, one line, for large files that programs read (`jq .` or any JSON viewer
+    indents them when a person wants to look). orjson writes a 2 MB summary about five times faster
+    than the standard library's C encoder, in the same bytes except the spelling of floats with an
+    exponent (`1e-7`, not `1e-07`: the same number). A value orjson refuses (a dict key that is not
+    a string, an integer beyond 64 bits) goes through the standard encoder, as before.
+
+    Hashes use `canonical`, never this: a digest must not change with the encoder."""
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE).decode("utf-8")
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return canonical(obj) + "\n"
 
 
 def write_text_atomic(path: Path, text: str) -> None:
