@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evals.aggregate import ScenarioAggregate, aggregate
 from evals.baseline import Baseline, load_baseline
@@ -21,8 +21,7 @@ from evals.config import Config
 from evals.errors import BadInputError
 from evals.fingerprint import fingerprint
 from evals.gate import verdict
-from evals.grade.judge import Judge, load_prompt, make_judge
-from evals.grade.labels import load_labels
+from evals.grade.judge import load_prompt
 from evals.grade.rubric import Rubric, load_rubric
 from evals.part_fingerprint import part_fingerprints
 from evals.pricing import Pricing, load_pricing
@@ -30,13 +29,23 @@ from evals.records import RunMeta, TrialRecord
 from evals.scenario import Scenario, load_scenario
 from evals.summary import Summary, build_summary
 
+if TYPE_CHECKING:
+    from evals.grade.judge import Judge
+
 
 @dataclass
 class LoadedScenario:
     scenario: Scenario
     folder: Path
     rubric: Rubric
-    judge: Judge
+    planned_judge: Judge | None = None
+
+    @property
+    def judge(self) -> Judge:
+        """Who judges this scenario's parts; only a definition loaded to grade has one."""
+        if self.planned_judge is None:
+            raise RuntimeError(f"{self.scenario.name}: loaded without a judge (with_judge=False)")
+        return self.planned_judge
 
     @property
     def judge_prompts(self) -> list[str]:
@@ -44,11 +53,18 @@ class LoadedScenario:
 
 
 def load_scenarios(
-    root: Path, config: Config, names: list[str], instance_seed: int | None = None
+    root: Path,
+    config: Config,
+    names: list[str],
+    instance_seed: int | None = None,
+    *,
+    with_judge: bool = True,
 ) -> dict[str, LoadedScenario]:
     """Each scenario with its rubric and judge, validated up front: a bad file is exit 2 before any trial.
 
     Who judges (the model, through the cache, or the human labels) is decided here, once per run.
+    Commands that only read stored grades (`compare`, `merge`, `baseline`) pass `with_judge=False`:
+    they neither read the labels nor import the model client. Judge prompts are checked either way.
     `instance_seed` picks each parameterised task's instance (None: instance 0, evals/scenario/params.py).
     """
     out = {}
@@ -61,9 +77,16 @@ def load_scenarios(
         for _, part in rubric.parts():
             if part.judge is not None:
                 load_prompt(folder / part.judge.prompt, render=render)
-        judge = make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
+        judge = _plan_judge(config, root, folder, api_key_present) if with_judge else None
         out[name] = LoadedScenario(scenario, folder, rubric, judge)
     return out
+
+
+def _plan_judge(config: Config, root: Path, folder: Path, api_key_present: bool) -> Judge:
+    from evals.grade.judge import make_judge
+    from evals.grade.labels import load_labels
+
+    return make_judge(config.judge, root, load_labels(folder), api_key_present=api_key_present)
 
 
 @dataclass
@@ -120,10 +143,12 @@ def load_definition(
     names: list[str] | None,
     baseline: Path | None = None,
     instance_seed: int | None = None,
+    *,
+    with_judge: bool = True,
 ) -> EvalDefinition:
     """The definition for `names` (default: the config's suite), validated before anything runs;
     `instance_seed` picks the tasks' instances (a stored run's comes from its run.json)."""
-    scenarios = load_scenarios(root, config, names or config.suite, instance_seed)
+    scenarios = load_scenarios(root, config, names or config.suite, instance_seed, with_judge=with_judge)
     baseline_path = baseline or root / config.baseline
     found = load_baseline(baseline_path)
     if found is None and config.missing_baseline == "error":

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from evals.cli import main
+from evals.commands.common import load_project
+from evals.definition import load_definition
 from evals.passrate import PassRates, pass_at_k, pass_pow_k
 from tests.conftest import read_summary
 
@@ -59,6 +64,34 @@ def test_a_claude_run_is_compared_regraded_merged_and_blessed_without_a_key(
     assert main(["merge", "--out", str(project / "runs" / "merged"), str(run)]) == 1
     assert read_summary(project / "runs" / "merged")["run"]["agent_spec"] == "claude"
     assert main(["baseline", "bless", "--run", str(run), "--force"]) == 0
+
+
+def test_commands_that_only_read_grades_never_plan_a_judge(project: Path) -> None:
+    """`compare` and `merge` read stored verdicts: even with a model key present they do not build
+    the model judge, nor import its client (a fresh interpreter shows what a command imports)."""
+    run = project / "runs" / "r"
+    assert main(["run", "--out", str(run)]) == 0
+    probe = (
+        "import sys; from evals.cli import main; "
+        f"codes = [main(['compare', '--run', {str(run)!r}]), "
+        f"main(['merge', '--out', {str(project / 'runs' / 'm')!r}, {str(run)!r}])]; "
+        "judge = sorted(m for m in sys.modules if m.startswith(('evals.grade.judge._', 'anthropic'))); "
+        "print(codes, judge)"
+    )
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=project, env=env, capture_output=True, text=True, check=True
+    )
+    codes, judge = done.stdout.strip().splitlines()[-1].split("] [")
+    assert (codes, judge) == ("[0, 0", "'evals.grade.judge._prompt', 'evals.grade.judge._verdict']")
+
+
+def test_a_definition_loaded_without_a_judge_says_so_when_asked_for_one(project: Path) -> None:
+    config, root = load_project(None)
+    definition = load_definition(root, config, ["trial-run"], with_judge=False)
+    with pytest.raises(RuntimeError, match="without a judge"):
+        _ = definition.scenarios["trial-run"].judge
+    assert load_definition(root, config, ["trial-run"]).scenarios["trial-run"].judge is not None
 
 
 def test_every_delta_shown_is_the_delta_the_gate_decided_on(

@@ -80,9 +80,9 @@ def check_task(project: Path, config: Config, name: str, instance_seed: int | No
     from evals.grade.judge import make_judge
     from evals.grade.labels import load_labels
 
-    loaded = load_scenarios(project, config, [name], instance_seed)[name]
+    loaded = load_scenarios(project, config, [name], instance_seed, with_judge=False)[name]
     labels = load_labels(loaded.folder)
-    loaded.judge = make_judge(config.judge, project, labels, api_key_present=False)
+    loaded.planned_judge = make_judge(config.judge, project, labels, api_key_present=False)
     _validate_labels(loaded, labels)
     fixtures = _load_replays(loaded)
     report = TaskReport(name)

@@ -18,13 +18,21 @@ from evals.summary import Summary
 from evals.untrusted import console_line
 
 
-def definition_for_run(args: argparse.Namespace, rd: RunDir) -> tuple[EvalDefinition, RunMeta]:
+def definition_for_run(
+    args: argparse.Namespace, rd: RunDir, *, with_judge: bool = False
+) -> tuple[EvalDefinition, RunMeta]:
     """The eval definition a stored run is compared under, from its run.json: scenarios and config,
-    never the agent, so this works without any model key whatever agent made the run."""
+    never the agent, so this works without any model key whatever agent made the run. Only `grade`,
+    which judges again, asks for the judge."""
     meta = read_meta(rd.path)
     config, project = load_project(args.config)
     definition = load_definition(
-        project, config, meta.scenarios, getattr(args, "baseline", None), meta.instance_seed
+        project,
+        config,
+        meta.scenarios,
+        getattr(args, "baseline", None),
+        meta.instance_seed,
+        with_judge=with_judge,
     )
     return definition, meta
 

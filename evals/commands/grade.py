@@ -33,7 +33,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.rundir import RunDir
 
     rd = RunDir(args.run)
-    definition, meta = definition_for_run(args, rd)
+    definition, meta = definition_for_run(args, rd, with_judge=True)
     for record in read_records(rd.results_path):
         if record.status != "ok":
             continue

@@ -12,14 +12,41 @@ or undecided call leaves the part unscored, never 0. What the judge cost is in
 `evals.grade.judge.cost`.
 """
 
-from evals.grade.judge._cache import CachedJudge
-from evals.grade.judge._factory import make_judge
-from evals.grade.judge._label import LabelJudge
-from evals.grade.judge._model import SAMPLING_API_VERSION, ModelJudge
-from evals.grade.judge._prompt import SYSTEM, JudgePrompt, fence, load_prompt
-from evals.grade.judge._protocol import Judge, JudgeRequest
-from evals.grade.judge._reply import parse_reply
-from evals.grade.judge._verdict import Source, Status, Verdict
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evals.grade.judge._cache import CachedJudge
+    from evals.grade.judge._factory import make_judge
+    from evals.grade.judge._label import LabelJudge
+    from evals.grade.judge._model import SAMPLING_API_VERSION, ModelJudge
+    from evals.grade.judge._prompt import SYSTEM, JudgePrompt, fence, load_prompt
+    from evals.grade.judge._protocol import Judge, JudgeRequest
+    from evals.grade.judge._reply import parse_reply
+    from evals.grade.judge._verdict import Source, Status, Verdict
+
+# Each name is imported from its module on first use (PEP 562), so a command that only reads stored
+# verdicts (`compare` reads them on every part grade) does not import the model client, the cache
+# and the factory behind them.
+_HOME = {
+    "CachedJudge": "_cache",
+    "make_judge": "_factory",
+    "LabelJudge": "_label",
+    "SAMPLING_API_VERSION": "_model",
+    "ModelJudge": "_model",
+    "SYSTEM": "_prompt",
+    "JudgePrompt": "_prompt",
+    "fence": "_prompt",
+    "load_prompt": "_prompt",
+    "Judge": "_protocol",
+    "JudgeRequest": "_protocol",
+    "parse_reply": "_reply",
+    "Source": "_verdict",
+    "Status": "_verdict",
+    "Verdict": "_verdict",
+}
 
 __all__ = [
     "SAMPLING_API_VERSION",
@@ -38,3 +65,12 @@ __all__ = [
     "make_judge",
     "parse_reply",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
