@@ -190,6 +190,11 @@ def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
     assert edited.locator(".before del").text_content() == "Status: OPEN"
     assert (edited.locator(".after ins").text_content() or "").startswith("Status: IN REVIEW")
 
+    # judged evidence is shown as the judge read it, and says what its placeholders stand for
+    placeheld = page.locator("[id='nightshift/1'] pre.evidence", has_text="{repo}").first
+    caption = placeheld.locator("xpath=preceding-sibling::div[1]").text_content() or ""
+    assert caption.startswith("evidence as the judge read it: {repo}")
+
     # a page the agent created is marked new, its blocks added
     page.evaluate("location.hash = '#board-move/0'")
     new = page.locator("[id='board-move/0'] .page.created", has_text=NEW_PAGE)
