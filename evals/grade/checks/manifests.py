@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from evals.grade.checks.common import changed_heads
+from evals.grade.checks.common import at_some_changed_head
 from evals.grade.registry import CheckResult, GradeContext, check
 from evals.loading import parse_yaml_all
 
@@ -62,26 +62,22 @@ Pick = Callable[[dict[str, Any]], tuple[bool, str]]
 
 def _read(ctx: GradeContext, path: str, pick: Pick, expected: object, describe: str) -> CheckResult:
     """`pick(deployment) -> (right, the value as the file writes it)` at each head that changed `path`."""
-    notes = []
-    for label, files in changed_heads(ctx.outcome, path):
+
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         if path not in files:
-            notes.append(f"{label}: {path} is missing")
-            continue
+            return CheckResult(False, f"{label}: {path} is missing")
         try:
             docs = deployments(files[path])
         except yaml.YAMLError as exc:
-            notes.append(f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
-            continue
+            return CheckResult(False, f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
         if not docs:
-            notes.append(f"{label}: no Deployment in {path}")
-            continue
+            return CheckResult(False, f"{label}: no Deployment in {path}")
         values = [pick(doc) for doc in docs]
         if all(ok for ok, _ in values):
             return CheckResult(True, f"{label}: {describe} = {values[0][1]}")
-        notes.append(f"{label}: {describe} = {', '.join(shown for _, shown in values)}")
-    if not notes:
-        return CheckResult(False, f"no pull request or push changed {path}")
-    return CheckResult(False, f"expected {describe} = {expected}; " + "; ".join(notes))
+        return CheckResult(False, f"{label}: {describe} = {', '.join(shown for _, shown in values)}")
+
+    return at_some_changed_head(ctx.outcome, path, look, expected=f"{describe} = {expected}")
 
 
 @check("deployment_replicas")

@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from evals.grade.checks.common import changed_heads, heads, primary_repo
+from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
 from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
@@ -50,19 +50,14 @@ def _parse(label: str, files: dict[str, str], path: str) -> tuple[ast.Module | N
 def at_some_head(ctx: GradeContext, path: str, judge: Callable[[str, ast.Module], Verdict]) -> CheckResult:
     """Pass at the first head that changed `path` where `judge(label, tree)` accepts it; otherwise
     fail with what every head showed. The agent may fix a file in any of its PRs (or on main)."""
-    notes = []
-    for label, files in changed_heads(ctx.outcome, path):
+
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         tree, problem = _parse(label, files, path)
         if tree is None:
-            notes.append(problem)
-            continue
-        ok, detail = judge(label, tree)
-        if ok:
-            return CheckResult(True, detail)
-        notes.append(detail)
-    if not notes:
-        return CheckResult(False, f"no pull request or push changed {path}")
-    return CheckResult(False, "; ".join(notes))
+            return CheckResult(False, problem)
+        return CheckResult(*judge(label, tree))
+
+    return at_some_changed_head(ctx.outcome, path, look)
 
 
 def _equal(found: object, expected: object) -> bool:
@@ -168,19 +163,18 @@ def call_passes_keyword(
     """At a head that changed `path`, a call to one of `callees` passes `keyword=value` (resolved:
     a literal, a constant, a class attribute or a name imported from another file of the head)."""
 
-    notes = []
-    for label, files in changed_heads(ctx.outcome, path):
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         tree, problem = _parse(label, files, path)
         if tree is None:
-            notes.append(problem)
-            continue
+            return CheckResult(False, problem)
         found = keyword_values(files, path, callees, keyword)
-        if any(f.ok and _equal(f.value, value) for f in found):
-            hit = next(f for f in found if f.ok and _equal(f.value, value))
+        hit = next((f for f in found if f.ok and _equal(f.value, value)), None)
+        if hit is not None:
             return CheckResult(True, f"{label}: {keyword}={hit.show()} passed to {'/'.join(callees)}")
         shown = ", ".join(f.show() for f in found) or "not passed"
-        notes.append(f"{label}: {keyword} = {shown}")
-    return CheckResult(False, "; ".join(notes) or f"no pull request or push changed {path}")
+        return CheckResult(False, f"{label}: {keyword} = {shown}")
+
+    return at_some_changed_head(ctx.outcome, path, look)
 
 
 @check("calls_one_of")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import yaml
 
-from evals.grade.checks.common import changed_heads
+from evals.grade.checks.common import at_some_changed_head
 from evals.grade.registry import CheckResult, GradeContext, check
 
 
@@ -22,18 +22,15 @@ def fields(cron: object) -> list[str]:
 @check("job_schedule")
 def job_schedule(ctx: GradeContext, path: str, job: str, cron: str) -> CheckResult:
     """At some head that changed `path`, `jobs.<job>.schedule` is the cron expression `cron`."""
-    notes = []
-    for label, files in changed_heads(ctx.outcome, path):
+
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         try:
             doc = yaml.safe_load(files.get(path, "")) or {}
         except yaml.YAMLError as exc:
-            notes.append(f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
-            continue
+            return CheckResult(False, f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
         entry = (doc.get("jobs") or {}).get(job) if isinstance(doc, dict) else None
         schedule = entry.get("schedule") if isinstance(entry, dict) else None
-        if schedule is not None and fields(schedule) == fields(cron):
-            return CheckResult(True, f"{label}: jobs.{job}.schedule = {schedule!r}")
-        notes.append(f"{label}: jobs.{job}.schedule = {schedule!r}")
-    if not notes:
-        return CheckResult(False, f"no pull request or push changed {path}")
-    return CheckResult(False, f"expected jobs.{job}.schedule = {cron!r}; " + "; ".join(notes))
+        passed = schedule is not None and fields(schedule) == fields(cron)
+        return CheckResult(passed, f"{label}: jobs.{job}.schedule = {schedule!r}")
+
+    return at_some_changed_head(ctx.outcome, path, look, expected=f"jobs.{job}.schedule = {cron!r}")

@@ -11,7 +11,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from evals.grade.checks.common import changed_heads, primary_repo
+from evals.grade.checks.common import at_some_changed_head, changed_heads, primary_repo
 from evals.grade.registry import CheckResult, GradeContext, check
 
 
@@ -42,15 +42,14 @@ def exact(specifier: str) -> Version | None:
 def pinned(ctx: GradeContext, path: str, package: str, version: str) -> CheckResult:
     """At some head that changed `path`, `package` is pinned to exactly `version`."""
     name = canonicalize_name(package)
-    notes = []
-    for label, files in changed_heads(ctx.outcome, path):
+
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         found = pins(files.get(path, "")).get(name)
         if found is not None and exact(found) == Version(version):
             return CheckResult(True, f"{label}: {package}{found}")
-        notes.append(f"{label}: {package} {found or 'not listed'}")
-    if not notes:
-        return CheckResult(False, f"no pull request or push changed {path}")
-    return CheckResult(False, f"expected {package}=={version}; " + "; ".join(notes))
+        return CheckResult(False, f"{label}: {package} {found or 'not listed'}")
+
+    return at_some_changed_head(ctx.outcome, path, look, expected=f"{package}=={version}")
 
 
 @check("pins_unchanged")

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evals.grade.checks.common import changed_heads
+from evals.grade.checks.common import at_some_changed_head
 from evals.grade.probes import ProbeRequest, ProbeResult
 from evals.grade.registry import CheckResult, GradeContext, check
 
@@ -140,25 +140,18 @@ def _decide(
     settled: Settled = lambda d: True,
 ) -> CheckResult:
     """Pass when the probe of some head that changed `watch` satisfies `verdict` on `section`."""
-    notes = []
-    evidence = ""
-    for label, files in changed_heads(ctx.outcome, watch):
+
+    def look(label: str, files: dict[str, str]) -> CheckResult:
         error, data = _observe(ctx, files, section, processor, client, settled)
         if error:
-            notes.append(f"{label}: probe failed: {error}")
-            evidence = error
-            continue
+            return CheckResult(False, f"{label}: probe failed: {error}", error)
         ok, why = verdict(data)
         if data.get("batches_raised"):
             raised, error = data["batches_raised"], data["first_batch_error"]
             why += f" (observed although {raised} batch(es) raised {error})"
-        if ok:
-            return CheckResult(True, f"{label}: {why}", json.dumps(data))
-        notes.append(f"{label}: {why}")
-        evidence = json.dumps(data)
-    if not notes:
-        return CheckResult(False, f"no pull request or push changed {watch}")
-    return CheckResult(False, "; ".join(notes), evidence)
+        return CheckResult(ok, f"{label}: {why}", json.dumps(data))
+
+    return at_some_changed_head(ctx.outcome, watch, look)
 
 
 @check("buffers_do_not_grow")
