@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.common import add_config, add_scenarios
 from evals.errors import ExitCode
 
 
@@ -18,11 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "calibrate", help="judge-label agreement per judged part (needs ANTHROPIC_API_KEY)"
     )
     add_config(parser)
-    parser.add_argument(
-        "--scenario",
-        action="append",
-        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
-    )
+    add_scenarios(parser)
     parser.add_argument(
         "--run", type=Path, metavar="DIR", help="take evidence from this run's outcomes, not the replays"
     )

@@ -50,6 +50,15 @@ def add_config(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_scenarios(parser: argparse.ArgumentParser) -> None:
+    """`--scenario NAME` (repeatable), the same for every command that picks scenarios of the suite."""
+    parser.add_argument(
+        "--scenario",
+        action="append",
+        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
+    )
+
+
 def add_run(parser: argparse.ArgumentParser, what: str = "finished run directory") -> None:
     """`--run DIR`, the same for every command that works on a stored run."""
     parser.add_argument(

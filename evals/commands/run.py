@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, load_project
+from evals.commands.common import add_config, add_scenarios, load_project
 from evals.errors import BadInputError, ExitCode
 
 if TYPE_CHECKING:
@@ -25,11 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored), 4 not comparable.",
     )
     add_config(parser)
-    parser.add_argument(
-        "--scenario",
-        action="append",
-        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
-    )
+    add_scenarios(parser)
     parser.add_argument(
         "--agent",
         help="auto | claude | replay:NAME | package.module:callable (default: {evals.yaml:agent}; auto is "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from evals.commands.common import add_config, load_project
+from evals.commands.common import add_config, add_scenarios, load_project
 from evals.errors import ExitCode
 
 
@@ -16,11 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "seed-inbox", help="live mode: deliver the scenarios' emails to the agent's Gmail"
     )
     add_config(parser)
-    parser.add_argument(
-        "--scenario",
-        action="append",
-        help="scenario name (repeatable; default: the suite, {evals.yaml:suite})",
-    )
+    add_scenarios(parser)
     parser.add_argument(
         "--instance-seed",
         type=int,
