@@ -117,6 +117,14 @@ def test_send_email_starts_a_new_thread(tools: SandboxToolset) -> None:
     assert not tools.execute("GMAIL_SEND_EMAIL", {"subject": "no recipient", "body": "x"})["successful"]
 
 
+def test_send_email_takes_no_subject_as_composios_docs_list_it(tools: SandboxToolset) -> None:
+    """The docs page lists `subject` as optional (recipient_email and body are required)."""
+    sent = tools.execute("GMAIL_SEND_EMAIL", {"recipient_email": ALEX, "body": "See the PR."})
+    assert sent["successful"]
+    assert outcome(tools.world).sent[0].subject == ""
+    assert not tools.execute("GMAIL_SEND_EMAIL", {"recipient_email": ALEX, "subject": "x"})["successful"]
+
+
 def test_trash_hides_a_message_from_the_inbox_but_not_from_in_trash(tools: SandboxToolset) -> None:
     hit = tools.execute("GMAIL_FETCH_EMAILS", {"query": "subject:K8s", "max_results": 1})
     message_id = hit["data"]["messages"][0]["messageId"]

@@ -67,6 +67,19 @@ def test_search_finds_pages_by_title_words_and_filters(tools: SandboxToolset) ->
     assert not tools.execute("NOTION_SEARCH_NOTION_PAGE", {"filter_value": "blocks"})["successful"]
 
 
+def test_search_gives_two_results_a_page_unless_asked_as_composios_docs_say(tools: SandboxToolset) -> None:
+    """Composio's documented defaults: page_size 2, filter pages (filter_property object)."""
+    first = tools.execute("NOTION_SEARCH_NOTION_PAGE", {})["data"]
+    assert len(first["results"]) == 2 and first["has_more"] and first["next_cursor"] == "2"
+    again = tools.execute(
+        "NOTION_SEARCH_NOTION_PAGE",
+        {"query": "", "page_size": 2, "filter_value": "page", "filter_property": "object"},
+    )["data"]
+    assert [r["id"] for r in again["results"]] == [r["id"] for r in first["results"]]
+    after = tools.execute("NOTION_SEARCH_NOTION_PAGE", {"start_cursor": first["next_cursor"]})["data"]
+    assert [r["id"] for r in after["results"]] == [p.id for p in tools.world.notion.pages[2:4]]
+
+
 def test_a_table_row_status_is_edited_in_place(tools: SandboxToolset) -> None:
     target = page(tools, "audit").block("findings").row("SEC-004")  # type: ignore[union-attr]
     assert target is not None
@@ -256,6 +269,8 @@ def test_retrieve_a_page_and_fetch_children_by_id(tools: SandboxToolset) -> None
     rows = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": block_id(tools, "audit", "findings")})
     header = rows["data"]["results"][0]["table_row"]["cells"]
     assert [c[0]["plain_text"] for c in header] == ["ID", "Finding", "Severity", "Status", "Notes"]
+    whole = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": audit.id, "page_size": None})["data"]
+    assert not whole["has_more"] and len(whole["results"]) == len(audit.blocks), "no page_size: Notion's 100"
     paged = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": audit.id, "page_size": 1})
     assert paged["data"]["has_more"] and paged["data"]["next_cursor"] == "1"
     assert not tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": "nope"})["successful"]

@@ -1,9 +1,11 @@
 """Gmail tools over the sandbox mailbox, with Composio's slugs, parameters, defaults and result shapes.
 
 Parameters follow Composio's Gmail toolkit (tests/fixtures/composio/tools.json holds the schemas).
-GMAIL_SEND_EMAIL is not in the public dumps: it is modelled on GMAIL_CREATE_EMAIL_DRAFT's parameters
-(unconfirmed). `verbose` and `ids_only` on GMAIL_FETCH_EMAILS come from toolkit versions newer than
-the dump: their names are confirmed, their effect is modelled.
+GMAIL_SEND_EMAIL is not in the public dumps; its parameters are confirmed against a copy of
+Composio's Gmail docs page (tfcbot/flowslash-agent at b6632bd), which has `subject` optional, and
+its result is modelled on GMAIL_REPLY_TO_THREAD's. `verbose` and `ids_only` on GMAIL_FETCH_EMAILS
+come from toolkit versions newer than the dump (that docs page lists both): their names are
+confirmed, their effect is modelled.
 
 A message is Composio's: `messageId`, `threadId`, `labelIds`, `sender`, `to`, `subject`,
 `messageTimestamp`, `messageText`, `preview` and `attachmentList`, plus `payload`, the Gmail API
@@ -367,7 +369,9 @@ class Attachment(BaseModel):
 
 class SendEmail(Params):
     recipient_email: str = Field(description="Primary recipient.")
-    subject: str = Field(description="Subject line.")
+    subject: str | SkipJsonSchema[None] = Field(
+        default=None, description="Subject line (optional: none gives an empty subject)."
+    )
     body: str = Field(description="Message text (or HTML when is_html).")
     cc: list[str] = Field(default=[])
     bcc: list[str] = Field(default=[])
@@ -377,16 +381,13 @@ class SendEmail(Params):
     user_id: str = Field(default="me")
 
 
-@tool("GMAIL_SEND_EMAIL", SendEmail, confirmed=False)
+@tool("GMAIL_SEND_EMAIL", SendEmail)
 def send_email(world: World, p: SendEmail) -> dict[str, Any]:
     """Send a new email (a new thread)."""
     if p.attachment is not None:
         raise ToolError(f"Attachment {p.attachment.s3key!r} not found (the sandbox stores no files)")
-    return {
-        "response_data": _deliver(
-            world, [p.recipient_email, *p.extra_recipients], [*p.cc, *p.bcc], p.subject, p.body, None, None
-        )
-    }
+    to, cc = [p.recipient_email, *p.extra_recipients], [*p.cc, *p.bcc]
+    return {"response_data": _deliver(world, to, cc, p.subject or "", p.body, None, None)}
 
 
 class MoveToTrash(Params):

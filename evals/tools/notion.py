@@ -1,12 +1,16 @@
 """Notion tools over the sandbox block tree, shaped like the Notion API objects Composio returns.
 
 Confirmed against Composio's schemas (version 20260113_00): NOTION_APPEND_TEXT_BLOCKS,
-NOTION_DELETE_BLOCK, NOTION_ARCHIVE_NOTION_PAGE. No public schema was found for
-NOTION_SEARCH_NOTION_PAGE, NOTION_FETCH_BLOCK_CONTENTS, NOTION_RETRIEVE_PAGE, NOTION_UPDATE_BLOCK,
-NOTION_UPDATE_PAGE, NOTION_CREATE_NOTION_PAGE, NOTION_APPEND_TASK_BLOCKS or NOTION_APPEND_TABLE_BLOCKS:
-those follow the Notion API's own block and page shapes (and their confirmed siblings' parameters)
-and are marked `confirmed=False`. The last two slugs are named in NOTION_APPEND_TEXT_BLOCKS's
-description ("append_task_blocks", "append_table_blocks").
+NOTION_DELETE_BLOCK, NOTION_ARCHIVE_NOTION_PAGE. The parameters of NOTION_SEARCH_NOTION_PAGE,
+NOTION_FETCH_BLOCK_CONTENTS, NOTION_UPDATE_PAGE and NOTION_CREATE_NOTION_PAGE are confirmed against
+a copy of Composio's Notion docs page (tfcbot/flowslash-agent at b6632bd, 2025-09-04): names, types,
+required and defaults (search gives 2 results unless `page_size` says otherwise); their results are
+modelled on the Notion API objects. No schema was found for NOTION_RETRIEVE_PAGE,
+NOTION_APPEND_TASK_BLOCKS or NOTION_APPEND_TABLE_BLOCKS (not on that page), and NOTION_UPDATE_BLOCK
+differs from it (a string `content` there, the Notion type object here, which the bundled replays
+send): those follow the Notion API's own block and page shapes (and their confirmed siblings'
+parameters) and are marked `confirmed=False`. The two append slugs are named in
+NOTION_APPEND_TEXT_BLOCKS's description ("append_task_blocks", "append_table_blocks").
 
 Inputs are as strict as Composio's: rich text is an array of `{text: {content}}` objects, never a
 bare string. Results are Notion objects: blocks with their parent, times and users; pages with their
@@ -445,15 +449,15 @@ def _children(world: World, found: Found) -> list[dict[str, Any]]:
 
 class Search(Params):
     query: str = Field(default="", description="Words to find in page titles; empty lists every page.")
-    page_size: int = Field(default=10, ge=1, le=100)
+    page_size: int = Field(default=2, ge=1, le=100, description="Results per page (Composio's default: 2).")
     start_cursor: str | None = None
-    filter_value: Literal["page", "database"] | None = Field(default=None, description="page or database.")
-    filter_property: str | None = Field(default=None, description="Always 'object' when filtering.")
+    filter_value: Literal["page", "database"] = Field(default="page", description="page or database.")
+    filter_property: str = Field(default="object", description="Always 'object'.")
     direction: str | None = Field(default=None, description="ascending or descending.")
     timestamp: str | None = Field(default=None, description="Sort key: last_edited_time.")
 
 
-@tool("NOTION_SEARCH_NOTION_PAGE", Search, confirmed=False)
+@tool("NOTION_SEARCH_NOTION_PAGE", Search)
 def search(world: World, p: Search) -> dict[str, Any]:
     """Find pages whose title contains every word of the query (the sandbox has no databases)."""
     words = p.query.lower().split()
@@ -481,16 +485,16 @@ def retrieve_page(world: World, p: RetrievePage) -> dict[str, Any]:
 
 class FetchChildren(Params):
     block_id: str = Field(description="A page id or a block id.")
-    page_size: int = Field(default=100, ge=1, le=100)
+    page_size: int | None = Field(default=None, ge=1, le=100, description="None: Notion's 100.")
     start_cursor: str | None = None
 
 
-@tool("NOTION_FETCH_BLOCK_CONTENTS", FetchChildren, confirmed=False)
+@tool("NOTION_FETCH_BLOCK_CONTENTS", FetchChildren)
 def fetch_children(world: World, p: FetchChildren) -> dict[str, Any]:
     """List the child blocks of a page or block (a table's children are its rows, header first; the
     pages under a page are child_page blocks)."""
     found = find_block(world, p.block_id)
-    return _list(_children(world, found), _start(p.start_cursor), p.page_size, "block")
+    return _list(_children(world, found), _start(p.start_cursor), p.page_size or 100, "block")
 
 
 def _text_block(world: World, index: int, kind: str, body: dict[str, Any], stamp: str) -> Block:
@@ -713,7 +717,7 @@ class UpdatePage(Params):
     cover: dict[str, Any] | None = None
 
 
-@tool("NOTION_UPDATE_PAGE", UpdatePage, confirmed=False)
+@tool("NOTION_UPDATE_PAGE", UpdatePage)
 def update_page(world: World, p: UpdatePage) -> dict[str, Any]:
     """Change a page's title or existing properties (its content is blocks: use NOTION_UPDATE_BLOCK)."""
     if not p.properties and p.archived is None and p.icon is None and p.cover is None:
@@ -747,7 +751,7 @@ class CreatePage(Params):
     cover: OptStr = Field(default=None, description="Public image URL.")
 
 
-@tool("NOTION_CREATE_NOTION_PAGE", CreatePage, confirmed=False)
+@tool("NOTION_CREATE_NOTION_PAGE", CreatePage)
 def create_page(world: World, p: CreatePage) -> dict[str, Any]:
     """Create an empty page under a parent page; add its content with the append tools."""
     parent = find_page(world, p.parent_id)
