@@ -34,13 +34,14 @@ class ComposioNotion:
     def run(self, slug: str, a: dict[str, Any]) -> dict[str, Any]:
         data: dict[str, Any]
         if slug == "NOTION_SEARCH_NOTION_PAGE":
-            body: dict[str, Any] = {"query": a.get("query", ""), "page_size": a.get("page_size", 10)}
+            # Composio's documented defaults: two results a page, pages only
+            body: dict[str, Any] = {"query": a.get("query", ""), "page_size": a.get("page_size", 2)}
             if a.get("start_cursor"):
                 body["start_cursor"] = a["start_cursor"]
-            if a.get("filter_value"):
+            if a.get("filter_value", "page"):
                 body["filter"] = {
                     "property": a.get("filter_property") or "object",
-                    "value": a["filter_value"],
+                    "value": a.get("filter_value", "page"),
                 }
             if a.get("timestamp"):
                 body["sort"] = {"timestamp": a["timestamp"], "direction": a.get("direction") or "descending"}
