@@ -78,7 +78,9 @@ def test_commands_that_only_read_grades_never_plan_a_judge(project: Path) -> Non
         "judge = sorted(m for m in sys.modules if m.startswith(('evals.grade.judge._', 'anthropic'))); "
         "print(codes, judge)"
     )
-    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key"}
+    # this checkout's package, whichever checkout the installed (editable) package points at
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {**os.environ, "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key", "PYTHONPATH": root}
     done = subprocess.run(
         [sys.executable, "-c", probe], cwd=project, env=env, capture_output=True, text=True, check=True
     )
