@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 from evals.aggregate import CategoryStats, ScenarioAggregate, UsageStats
 from evals.baseline import Baseline, BaselineScenario, recent
 from evals.config import GateConfig, Threshold
-from evals.guards import GuardCounts, GuardTest, full_marks, test_guards
+from evals.guards import GuardCounts, GuardTest, fisher_two_sided, full_marks, test_guards
 from evals.part_fingerprint import comparability
 from evals.passrate import PassRates
 from evals.stats import Estimate, cluster
@@ -51,6 +51,11 @@ class ScenarioComparison(Compared):
     k: int
     baseline_k: int
     baseline_pass: PassRates = Field(description="the baseline's rates estimated at this run's k")
+    pass_p: float | None = Field(
+        default=None,
+        description="Fisher's exact two-sided p that the per-trial pass rates (passed of trials) differ "
+        "by chance: pass@k and pass^k are functions of them, so their deltas are no more than this says",
+    )
     baseline_usage: UsageStats | None
     criteria: dict[str, ItemDelta]
     categories: dict[str, ItemDelta]
@@ -185,6 +190,17 @@ def baseline_rates(base: BaselineScenario, k: int, pass_threshold: float) -> Pas
     return at_k.model_copy(update={"pass_at_1": base.pass_at_1})
 
 
+def pass_difference_p(agg: ScenarioAggregate, base: BaselineScenario) -> float | None:
+    """How likely chance alone makes the run's and the baseline's passed-of-trials this different.
+    With few trials pass^k swings wildly (4 of 6 passes estimate pass^3 at 20%, 2 of 3 at 0%: the
+    same rate), so the report marks a pass-rate change that this p does not support."""
+    if not agg.k or not base.trials:
+        return None
+    run_pass = sum(t >= agg.pass_threshold for t in agg.total.per_trial)
+    base_pass = sum(t.total >= agg.pass_threshold for t in base.trials)
+    return round(fisher_two_sided(run_pass, agg.k, base_pass, len(base.trials)), 4)
+
+
 def _scenario(
     agg: ScenarioAggregate, base: BaselineScenario, shared: Shared, changed: Sequence[str]
 ) -> ScenarioComparison:
@@ -196,6 +212,7 @@ def _scenario(
         k=agg.k,
         baseline_k=len(base.trials),
         baseline_pass=baseline_rates(base, agg.k, agg.pass_threshold),
+        pass_p=pass_difference_p(agg, base),
         baseline_usage=base.usage,
         criteria=_items(dict(agg.criteria), base.criteria, base.criteria_pass_rate),
         categories=_items(agg.categories, base.categories, base.categories_pass_rate),

@@ -45,6 +45,21 @@ def fisher_less(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float
     return min(1.0, tail / denom)
 
 
+def fisher_two_sided(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
+    """Two-sided Fisher exact p-value that the two pass rates differ: the chance, with the margins
+    fixed, of a table no more likely than the one observed (as `scipy.stats.fisher_exact`)."""
+    if run_n == 0 or base_n == 0:
+        return 1.0
+    total, passes = run_n + base_n, run_pass + base_pass
+    fails = total - passes
+    weights = {
+        x: math.comb(passes, x) * math.comb(fails, run_n - x)
+        for x in range(max(0, run_n - fails), min(run_n, passes) + 1)
+    }
+    observed = weights[run_pass] * (1 + 1e-7)  # ties within rounding count as "as extreme"
+    return min(1.0, sum(w for w in weights.values() if w <= observed) / math.comb(total, run_n))
+
+
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm step-down adjusted p-values, in the input's order (reject where adjusted < α)."""
     m = len(p_values)

@@ -36,6 +36,7 @@ OPT_OUT = "EVALS_JOB_SUMMARY"
 VIEWER_ARTIFACT = "evals-viewer"
 ICONS = {"pass": "✅", "regression": "❌", "inconclusive": "⚠️", "not-comparable": "🚫", "error": "💥"}
 EXCERPT = 200
+PASS_RATE_ALPHA = 0.05  # a pass-rate change with a larger Fisher p is shown as chance (n.s.), no arrow
 TRUNCATED = "\n\n_Report truncated to fit a GitHub comment; the full report is in the run's artifact._\n"
 
 
@@ -93,10 +94,15 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
-def _pct_delta(delta: float | None) -> str:
+def _pct_delta(delta: float | None, noise: bool = False) -> str:
+    """A change of a rate in points; `noise`: chance alone explains it (no arrow, marked n.s.)."""
     if delta is None:
         return "–"
-    return "= 0" if round(delta * 100) == 0 else f"{'▲' if delta > 0 else '▼'} {delta * 100:+.0f} pp"
+    if round(delta * 100) == 0:
+        return "= 0"
+    if noise:
+        return f"{delta * 100:+.0f} pp n.s."
+    return f"{'▲' if delta > 0 else '▼'} {delta * 100:+.0f} pp"
 
 
 def _table(rows: list[list[Any]], headers: list[str]) -> str:
@@ -308,15 +314,28 @@ def _rate_rows(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[l
     base_pass = cmp.baseline_pass.model_dump() if cmp else {}
     run_pass = agg.rates.model_dump()
     rates = [("pass_at_1", "pass@1"), ("pass_at_k", f"pass@{agg.k}"), ("pass_pow_k", f"pass^{agg.k}")]
+    noise = cmp is not None and _chance(cmp)
     rows = []
     for key, label in rates if agg.k > 1 else rates[:1]:
         b, r = base_pass.get(key), run_pass.get(key)
         if cmp and b is None:
             continue  # the baseline cannot say: a row of "–" tells nobody anything
-        rows.append(
-            [label, *([_pct(b)] if cmp else []), _pct(r), *([_pct_delta(_minus(r, b))] if cmp else [])]
-        )
+        shown = [_pct_delta(_minus(r, b), noise)] if cmp else []
+        rows.append([label, *([_pct(b)] if cmp else []), _pct(r), *shown])
     return rows
+
+
+def _chance(cmp: ScenarioComparison) -> bool:
+    """The per-trial pass rates differ no more than chance would (pass@k and pass^k follow them)."""
+    return cmp.pass_p is not None and cmp.pass_p >= PASS_RATE_ALPHA
+
+
+def _noise_note(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[str]:
+    if cmp is None or not _chance(cmp) or not any("n.s." in row[-1] for row in _rate_rows(agg, cmp)):
+        return []
+    test = f"Fisher's exact test on passed trials, {cmp.k} against {cmp.baseline_k}: p = {cmp.pass_p:.2f}"
+    return [f"_n.s.: not significant; chance alone often moves the pass rates this much ({test}). "
+            "pass^k swings widely with few trials._", ""]  # fmt: skip
 
 
 def _minus(a: float | None, b: float | None) -> float | None:
@@ -373,7 +392,7 @@ def _overview(name: str, agg: ScenarioAggregate, cmp: ScenarioComparison | None,
         )
     rows += _rate_rows(agg, cmp) + _usage_rows(agg, cmp)
     headers = ["", "baseline", "this run", "Δ"] if cmp else ["", "this run"]
-    return [*lines, _table(rows, headers), ""]
+    return [*lines, _table(rows, headers), "", *_noise_note(agg, cmp)]
 
 
 def _categories(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[str]:

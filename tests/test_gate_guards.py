@@ -11,7 +11,7 @@ import pytest
 from scipy.stats import fisher_exact
 
 from evals.cli import main
-from evals.guards import GuardCounts, fisher_less, holm, test_guards
+from evals.guards import GuardCounts, fisher_less, fisher_two_sided, holm, test_guards
 from tests.conftest import read_summary
 
 
@@ -25,6 +25,18 @@ def test_the_exact_tail_matches_scipys_fisher_test(
     table = [[run_pass, run_n - run_pass], [base_pass, base_n - base_pass]]
     _, expected = fisher_exact(table, alternative="less")
     assert fisher_less(run_pass, run_n, base_pass, base_n) == pytest.approx(expected, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("run_pass", "run_n", "base_pass", "base_n"),
+    [(2, 3, 4, 6), (0, 3, 6, 6), (3, 3, 0, 6), (7, 15, 10, 10), (5, 5, 2, 6), (0, 1, 0, 4), (4, 12, 8, 9)],
+)
+def test_the_two_sided_p_matches_scipys_fisher_test(
+    run_pass: int, run_n: int, base_pass: int, base_n: int
+) -> None:
+    table = [[run_pass, run_n - run_pass], [base_pass, base_n - base_pass]]
+    _, expected = fisher_exact(table, alternative="two-sided")
+    assert fisher_two_sided(run_pass, run_n, base_pass, base_n) == pytest.approx(expected, rel=1e-9)
 
 
 def test_holm_adjusts_step_down_and_keeps_the_order() -> None:

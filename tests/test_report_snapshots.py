@@ -310,3 +310,24 @@ def test_unscored_parts_are_listed_and_never_counted_as_zero(rubric: Rubric) -> 
     report, _, summary = report_for(records, make_baseline(rubric))
     assert summary["criteria"]["C17"]["mean"] is None
     assert "- C17 in 4 trials: judge answered unknown" in report
+
+
+def _pass_rows(report: str) -> dict[str, str]:
+    """The Δ cell of each pass-rate row of the scenario's overview table."""
+    cells = [line.split("|") for line in report.splitlines() if line.startswith("| pass")]
+    return {c[1].strip(): c[-2].strip() for c in cells}
+
+
+def test_a_pass_rate_change_chance_explains_is_marked_and_a_real_one_keeps_its_arrow(rubric: Rubric) -> None:
+    """pass@k and pass^k follow the passed-of-trials rate: one failure in six against ten passes is
+    chance (Fisher p = 0.38, marked n.s., no arrow); six failures in six is not (p < 0.001)."""
+    baseline = make_baseline(rubric)
+    below = {"C1", "C2a", "C4a", "C5a", "C6", "C7", "C8", "C9a", "C10"}  # 16 of 25: under the pass line
+    one_fails = [trial_record(rubric, t, below if t == 0 else set()) for t in range(6)]
+    report, _, summary = report_for(one_fails, baseline)
+    assert summary["comparison"]["nightshift"]["pass_p"] == pytest.approx(0.375, abs=1e-3)
+    assert _pass_rows(report)["pass@1"] == "-17 pp n.s." and "_n.s.: not significant" in report
+    all_fail = [trial_record(rubric, t, below) for t in range(6)]
+    report, _, summary = report_for(all_fail, baseline)
+    assert summary["comparison"]["nightshift"]["pass_p"] < 0.001
+    assert _pass_rows(report)["pass@1"] == "▼ -100 pp" and "n.s." not in report
