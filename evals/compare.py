@@ -239,9 +239,13 @@ class Settings:
     gate: GateConfig
     max_error_share: float = 0.5
     guards: dict[str, list[str]] = field(default_factory=dict)  # scenario -> its guard parts, rubric order
+    # scenarios with a reference replay, which `check-task` holds to full marks: solvable as graded
+    solved: frozenset[str] = frozenset()
 
 
-def _scenario_notices(name: str, agg: ScenarioAggregate, base: BaselineScenario, shared: Shared) -> list[str]:
+def _scenario_notices(
+    name: str, agg: ScenarioAggregate, base: BaselineScenario, shared: Shared, solved: bool
+) -> list[str]:
     """What a reviewer should know about how one scenario was compared."""
     notices = []
     if shared.excluded:
@@ -250,7 +254,14 @@ def _scenario_notices(name: str, agg: ScenarioAggregate, base: BaselineScenario,
             f"{', '.join(shared.excluded)}"
         )
     suspect = never_scored(agg, base, shared.parts)
-    if suspect:
+    if suspect and solved:
+        notices.append(
+            f"{name}: never scored: {', '.join(suspect)} scored 0 in every trial of both the baseline "
+            f"and this run. The task's reference replay scores them (`evals check-task {name}` checks "
+            "that it still does), so the task can be solved as graded; a failing part's reason in the "
+            "viewer tells the agent's miss from a check too strict for another valid fix"
+        )
+    elif suspect:
         notices.append(
             f"{name}: suspect the task: {', '.join(suspect)} scored 0 in every trial of both the "
             "baseline and this run (0 % pass@k almost always means a task or grader bug, "
@@ -290,7 +301,7 @@ def compare(
         if not shared.parts:
             result.notices.append(f"{name}: no part is scored on both sides; shown, not gated")
             continue
-        result.notices += _scenario_notices(name, agg, base, shared)
+        result.notices += _scenario_notices(name, agg, base, shared, name in settings.solved)
         result.scenarios[name] = _scenario(agg, base, shared, changed)
         prior_sd = settings.gate.prior_sd_percent / 100 * agg.max_points
         clusters.append(

@@ -26,6 +26,7 @@ from evals.grade.rubric import Rubric, load_rubric
 from evals.part_fingerprint import part_fingerprints
 from evals.pricing import Pricing, load_pricing
 from evals.records import RunMeta, TrialRecord
+from evals.replay_files import REFERENCE, replay_path
 from evals.scenario import Scenario, load_scenario
 from evals.summary import Summary, build_summary
 
@@ -102,7 +103,10 @@ class EvalDefinition:
     def settings(self) -> Settings:
         c = self.config
         guards = {n: [p.id for _, p in ls.rubric.parts() if p.guard] for n, ls in self.scenarios.items()}
-        return Settings(threshold=c.threshold, gate=c.gate, max_error_share=c.max_error_share, guards=guards)
+        solved = frozenset(
+            n for n, ls in self.scenarios.items() if replay_path(ls.folder, REFERENCE).is_file()
+        )
+        return Settings(c.threshold, c.gate, c.max_error_share, guards=guards, solved=solved)
 
     def fingerprint(self) -> dict[str, Any]:
         fp = fingerprint(

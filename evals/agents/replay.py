@@ -20,6 +20,7 @@ from pydantic import Field
 from evals.agents.base import AgentPrompts, AgentResult, Model
 from evals.errors import BadInputError
 from evals.loading import load_model
+from evals.replay_files import replay_path
 from evals.scenario.params import instance_zero
 from evals.tools.base import Toolset
 
@@ -45,7 +46,7 @@ class ReplayFixture(Model):
 
 
 def fixture_path(scenario_dir: Path, name: str) -> Path:
-    return scenario_dir / "replays" / f"{name}.yaml"
+    return replay_path(scenario_dir, name)
 
 
 def load_fixture(scenario_dir: Path, name: str, render: Callable[[str], str] | None = None) -> ReplayFixture:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from evals.commands.common import add_config, load_project
 from evals.errors import ExitCode
+from evals.replay_files import REFERENCE
 
 if TYPE_CHECKING:
     from evals.agents.replay import ReplayFixture
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from evals.grade.labels import Label
     from evals.grade.result import TrialGrade
 
-REFERENCE = "reference"
 
 
 @dataclass

@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from evals.errors import BadInputError
 from evals.loading import describe_validation_error, read_data, validate
+from evals.replay_files import replay_path
 from evals.scenario.model import Email, PageSpec, Scenario
 from evals.scenario.params import Instance, check_placeholders, draw, mask, parse_parameters
 from evals.suggest import did_you_mean
@@ -116,5 +117,5 @@ def _check_references(scenario: Scenario, folder: Path) -> None:
     if len(keys) != len(set(keys)):
         raise BadInputError(f"{folder / 'notion.yaml'}: duplicate page keys")
     for replay in scenario.offline_replays:
-        if not (folder / "replays" / f"{replay}.yaml").is_file():
+        if not replay_path(folder, replay).is_file():
             raise BadInputError(f"{folder / SCENARIO_FILE}: offline_replays: no replays/{replay}.yaml")
