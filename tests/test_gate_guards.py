@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,29 +15,23 @@ from evals.cli import main
 from evals.guards import GuardCounts, fisher_less, fisher_two_sided, holm, test_guards
 from tests.conftest import read_summary
 
+TABLES = [(0, 3, 6, 6), (1, 3, 6, 6), (2, 3, 4, 6), (3, 3, 0, 6), (3, 6, 6, 6), (7, 15, 10, 10),
+          (5, 5, 2, 6), (0, 1, 0, 4), (9, 12, 5, 10), (4, 12, 8, 9)]  # fmt: skip
 
-@pytest.mark.parametrize(
-    ("run_pass", "run_n", "base_pass", "base_n"),
-    [(0, 3, 6, 6), (1, 3, 6, 6), (3, 6, 6, 6), (7, 15, 10, 10), (5, 5, 2, 6), (0, 1, 0, 4), (9, 12, 5, 10)],
-)
-def test_the_exact_tail_matches_scipys_fisher_test(
-    run_pass: int, run_n: int, base_pass: int, base_n: int
+
+@pytest.mark.parametrize(("ours", "alternative"), [(fisher_less, "less"), (fisher_two_sided, "two-sided")])
+@pytest.mark.parametrize(("run_pass", "run_n", "base_pass", "base_n"), TABLES)
+def test_the_exact_p_values_match_scipys_fisher_test(
+    ours: Callable[[int, int, int, int], float],
+    alternative: str,
+    run_pass: int,
+    run_n: int,
+    base_pass: int,
+    base_n: int,
 ) -> None:
     table = [[run_pass, run_n - run_pass], [base_pass, base_n - base_pass]]
-    _, expected = fisher_exact(table, alternative="less")
-    assert fisher_less(run_pass, run_n, base_pass, base_n) == pytest.approx(expected, rel=1e-9)
-
-
-@pytest.mark.parametrize(
-    ("run_pass", "run_n", "base_pass", "base_n"),
-    [(2, 3, 4, 6), (0, 3, 6, 6), (3, 3, 0, 6), (7, 15, 10, 10), (5, 5, 2, 6), (0, 1, 0, 4), (4, 12, 8, 9)],
-)
-def test_the_two_sided_p_matches_scipys_fisher_test(
-    run_pass: int, run_n: int, base_pass: int, base_n: int
-) -> None:
-    table = [[run_pass, run_n - run_pass], [base_pass, base_n - base_pass]]
-    _, expected = fisher_exact(table, alternative="two-sided")
-    assert fisher_two_sided(run_pass, run_n, base_pass, base_n) == pytest.approx(expected, rel=1e-9)
+    _, expected = fisher_exact(table, alternative=alternative)
+    assert ours(run_pass, run_n, base_pass, base_n) == pytest.approx(expected, rel=1e-9)
 
 
 def test_holm_adjusts_step_down_and_keeps_the_order() -> None:
