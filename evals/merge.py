@@ -24,7 +24,13 @@ SLICE = re.compile(r"^(\d+)/(\d+)$")
 # run.json fields every shard of one nightly run must agree on: a merge of runs of different
 # agents, commits, judges, worlds or task instances would be a meaningless average.
 MUST_AGREE = (
-    "agent_spec", "commit", "agent_config_hash", "judge_model", "threshold", "world", "instance_seed"
+    "agent_spec",
+    "commit",
+    "agent_config_hash",
+    "judge_model",
+    "threshold",
+    "world",
+    "instance_seed",
 )
 
 

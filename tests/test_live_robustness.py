@@ -81,9 +81,7 @@ def test_a_rate_limit_that_outlasts_the_retries_is_an_infrastructure_error(
     assert services.universe.world.repos == {}, "the trial still cleaned up"
 
 
-def test_a_server_error_is_retried_too(
-    project: Path, services: FakeServices, slept: list[float]
-) -> None:
+def test_a_server_error_is_retried_too(project: Path, services: FakeServices, slept: list[float]) -> None:
     assert main(["seed-inbox", "--scenario", "trial-run"]) == 0
     on_the_agents_first_call(services, lambda: services.composio.fail_next(1, 503))
     out = project / "runs" / "unavailable"

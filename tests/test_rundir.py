@@ -30,7 +30,7 @@ def test_files_people_read_stay_indented(tmp_path: Path, name: str) -> None:
 def test_compact_files_are_the_standard_encoders_bytes() -> None:
     """orjson writes them (five times faster for a 2 MB summary) in the bytes `canonical` gives."""
     value = {
-        "z": [0.1, 2.5, -0.0, 1.0, 100, True, False, None, "", "tab\tquote\"back\\slash"],
+        "z": [0.1, 2.5, -0.0, 1.0, 100, True, False, None, "", 'tab\tquote"back\\slash'],
         "é": {"ключ": "値", "emoji": "🙂", "nested": [[], {}, [{"b": 1, "a": 2}]]},
         "big": 2**62,
         "ctrl": "\u0000\u001f\u007f",

@@ -82,8 +82,16 @@ def test_new_task_scaffolds_a_folder_that_check_task_explains(
 ) -> None:
     assert main(["new-task", "reply-drill"]) == 0
     folder = project / "scenario" / "reply-drill"
-    for rel in ("scenario.yaml", "prompts/system.md", "prompts/task.md", "emails.yaml", "notion.yaml",
-                "repo/README.md", "rubric.yaml", "replays/reference.yaml"):
+    for rel in (
+        "scenario.yaml",
+        "prompts/system.md",
+        "prompts/task.md",
+        "emails.yaml",
+        "notion.yaml",
+        "repo/README.md",
+        "rubric.yaml",
+        "replays/reference.yaml",
+    ):
         assert (folder / rel).is_file(), rel
     assert yaml.safe_load((folder / "replays" / "reference.yaml").read_text())["steps"] == []
     capsys.readouterr()

@@ -45,7 +45,8 @@ def test_each_new_task_states_its_tier_and_declares_a_wrong_replay(task: str) ->
     assert scenario.tier is not None and scenario.services is not None
     folder = SCENARIOS / task
     declared = [
-        p.stem for p in (folder / "replays").glob("*.yaml")
+        p.stem
+        for p in (folder / "replays").glob("*.yaml")
         if p.stem != REFERENCE and load_fixture(folder, p.stem).expect_lost
     ]
     assert declared, f"{task}: no wrong replay declares expect_lost"

@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from evals.grade.result import TrialGrade
 
 
-
 @dataclass
 class TaskReport:
     """What check-task found: lines to print, and the problems that make it exit 1."""

@@ -51,9 +51,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
             email = next(e for e in scenario.emails if e.id == email_id)
             rows.append([scenario.name, email_id, email.sender, email.subject, status])
         if seeding.removed:
-            print(
-                f"{scenario.name}: moved {seeding.removed} message(s) of an earlier instance to the trash"
-            )
+            print(f"{scenario.name}: moved {seeding.removed} message(s) of an earlier instance to the trash")
         removed += seeding.removed
     print(tabulate(rows, headers=["scenario", "email", "from", "subject", "status"]))
     print(
