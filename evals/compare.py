@@ -184,10 +184,13 @@ def _items(
 def baseline_rates(base: BaselineScenario, k: int, pass_threshold: float) -> PassRates:
     """The baseline's pass@k and pass^k at *this run's* k, so the rows compare like with like;
     pass@1 as the baseline recorded it (its own decided trials)."""
-    n = len(base.trials)
-    c = sum(t.total >= pass_threshold for t in base.trials)
-    at_k = PassRates.estimate(n, c, k)
+    at_k = PassRates.estimate(len(base.trials), base_passes(base, pass_threshold), k)
     return at_k.model_copy(update={"pass_at_1": base.pass_at_1})
+
+
+def base_passes(base: BaselineScenario, pass_threshold: float) -> int:
+    """The baseline's trials whose total reaches the pass threshold."""
+    return sum(t.total >= pass_threshold for t in base.trials)
 
 
 def pass_difference_p(agg: ScenarioAggregate, base: BaselineScenario) -> float | None:
@@ -197,7 +200,7 @@ def pass_difference_p(agg: ScenarioAggregate, base: BaselineScenario) -> float |
     if not agg.k or not base.trials:
         return None
     run_pass = sum(t >= agg.pass_threshold for t in agg.total.per_trial)
-    base_pass = sum(t.total >= agg.pass_threshold for t in base.trials)
+    base_pass = base_passes(base, agg.pass_threshold)
     return round(fisher_two_sided(run_pass, agg.k, base_pass, len(base.trials)), 4)
 
 

@@ -29,35 +29,36 @@ def full_marks(scores: Iterable[float | None], top: float) -> tuple[int, int]:
     return sum(s >= top for s in scored), len(scored)
 
 
-def fisher_less(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
-    """One-sided Fisher exact p-value that the run's pass rate is *lower* than the baseline's.
-
-    With the margins fixed (run_n draws from base_n + run_n trials of which base_pass + run_pass
-    passed), the run's pass count is hypergeometric; p is the chance of run_pass or fewer.
-    """
-    if run_n == 0 or base_n == 0:
-        return 1.0
-    total, passes = run_n + base_n, run_pass + base_pass
-    fails = total - passes
-    denom = math.comb(total, run_n)
-    low = max(0, run_n - fails)
-    tail = sum(math.comb(passes, x) * math.comb(fails, run_n - x) for x in range(low, run_pass + 1))
-    return min(1.0, tail / denom)
-
-
-def fisher_two_sided(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
-    """Two-sided Fisher exact p-value that the two pass rates differ: the chance, with the margins
-    fixed, of a table no more likely than the one observed (as `scipy.stats.fisher_exact`)."""
-    if run_n == 0 or base_n == 0:
-        return 1.0
+def _tables(run_pass: int, run_n: int, base_pass: int, base_n: int) -> tuple[dict[int, int], int]:
+    """With the margins fixed (run_n draws from base_n + run_n trials of which base_pass + run_pass
+    passed), the run's pass count is hypergeometric: each possible count's weight (exact integers)
+    and the weights' sum."""
     total, passes = run_n + base_n, run_pass + base_pass
     fails = total - passes
     weights = {
         x: math.comb(passes, x) * math.comb(fails, run_n - x)
         for x in range(max(0, run_n - fails), min(run_n, passes) + 1)
     }
+    return weights, math.comb(total, run_n)
+
+
+def fisher_less(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
+    """One-sided Fisher exact p-value that the run's pass rate is *lower* than the baseline's: the
+    chance of run_pass or fewer."""
+    if run_n == 0 or base_n == 0:
+        return 1.0
+    weights, denom = _tables(run_pass, run_n, base_pass, base_n)
+    return min(1.0, sum(w for x, w in weights.items() if x <= run_pass) / denom)
+
+
+def fisher_two_sided(run_pass: int, run_n: int, base_pass: int, base_n: int) -> float:
+    """Two-sided Fisher exact p-value that the two pass rates differ: the chance of a table no more
+    likely than the one observed (as `scipy.stats.fisher_exact`)."""
+    if run_n == 0 or base_n == 0:
+        return 1.0
+    weights, denom = _tables(run_pass, run_n, base_pass, base_n)
     observed = weights[run_pass] * (1 + 1e-7)  # ties within rounding count as "as extreme"
-    return min(1.0, sum(w for w in weights.values() if w <= observed) / math.comb(total, run_n))
+    return min(1.0, sum(w for w in weights.values() if w <= observed) / denom)
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

@@ -37,6 +37,7 @@ VIEWER_ARTIFACT = "evals-viewer"
 ICONS = {"pass": "✅", "regression": "❌", "inconclusive": "⚠️", "not-comparable": "🚫", "error": "💥"}
 EXCERPT = 200
 PASS_RATE_ALPHA = 0.05  # a pass-rate change with a larger Fisher p is shown as chance (n.s.), no arrow
+NOT_SIGNIFICANT = "n.s."
 TRUNCATED = "\n\n_Report truncated to fit a GitHub comment; the full report is in the run's artifact._\n"
 
 
@@ -101,7 +102,7 @@ def _pct_delta(delta: float | None, noise: bool = False) -> str:
     if round(delta * 100) == 0:
         return "= 0"
     if noise:
-        return f"{delta * 100:+.0f} pp n.s."
+        return f"{delta * 100:+.0f} pp {NOT_SIGNIFICANT}"
     return f"{'▲' if delta > 0 else '▼'} {delta * 100:+.0f} pp"
 
 
@@ -330,8 +331,9 @@ def _chance(cmp: ScenarioComparison) -> bool:
     return cmp.pass_p is not None and cmp.pass_p >= PASS_RATE_ALPHA
 
 
-def _noise_note(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[str]:
-    if cmp is None or not _chance(cmp) or not any("n.s." in row[-1] for row in _rate_rows(agg, cmp)):
+def _noise_note(cmp: ScenarioComparison | None, rate_rows: list[list[str]]) -> list[str]:
+    """The line under the overview that says what n.s. means, when a rate row shows it."""
+    if cmp is None or not any(row[-1].endswith(NOT_SIGNIFICANT) for row in rate_rows):
         return []
     test = f"Fisher's exact test on passed trials, {cmp.k} against {cmp.baseline_k}: p = {cmp.pass_p:.2f}"
     return [f"_n.s.: not significant; chance alone often moves the pass rates this much ({test}). "
@@ -390,9 +392,10 @@ def _overview(name: str, agg: ScenarioAggregate, cmp: ScenarioComparison | None,
         rows.append(
             ["Total", *([_num(cmp.baseline)] if cmp else []), total, *([_arrow(cmp.delta)] if cmp else [])]
         )
-    rows += _rate_rows(agg, cmp) + _usage_rows(agg, cmp)
+    rate_rows = _rate_rows(agg, cmp)
+    rows += rate_rows + _usage_rows(agg, cmp)
     headers = ["", "baseline", "this run", "Δ"] if cmp else ["", "this run"]
-    return [*lines, _table(rows, headers), "", *_noise_note(agg, cmp)]
+    return [*lines, _table(rows, headers), "", *_noise_note(cmp, rate_rows)]
 
 
 def _categories(agg: ScenarioAggregate, cmp: ScenarioComparison | None) -> list[str]:

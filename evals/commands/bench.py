@@ -14,6 +14,13 @@ from evals.commands.common import add_config, load_project
 from evals.errors import BadInputError, ExitCode
 
 
+def add_simulation(parser: argparse.ArgumentParser, runs: int) -> None:
+    """The options every simulation shares: the config, how many PRs per case, the random seed."""
+    add_config(parser)
+    parser.add_argument("--runs", type=int, default=runs, help=f"simulated PRs per case (default {runs})")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("bench", help="simulation benchmarks of the harness itself")
     inner = parser.add_subparsers(dest="bench_command", required=True)
@@ -21,9 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "gate",
         help="false alarms, detection, guard detection, trials and cost of the configured gate (synthetic)",
     )
-    add_config(gate)
-    gate.add_argument("--runs", type=int, default=2000, help="simulated PRs per case (default 2000)")
-    gate.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+    add_simulation(gate, runs=2000)
     # Defaults of the simulated scenario live in evals.bench.Scenario (imported only when running:
     # scipy is slow to import and `evals --help` should not wait for it); the help repeats them.
     gate.add_argument(
@@ -51,9 +56,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "suite",
         help="the gate on a tiered suite, each task paired with its baseline, next to Nightshift alone",
     )
-    add_config(suite)
-    suite.add_argument("--runs", type=int, default=500, help="simulated PRs per case (default 500)")
-    suite.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
+    add_simulation(suite, runs=500)
     suite.add_argument(
         "--start-trials", type=int, default=1, help="trials per task a PR starts with (default 1)"
     )
