@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 
 from evals.cli import main as evals_main
-from tests.stubs.anthropic_stub import StubAnthropic
-from tests.stubs.reference_player import ReferencePlayer
+from tests.support.stubs.anthropic_stub import StubAnthropic
+from tests.support.stubs.reference_player import ReferencePlayer
 
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("evals.yaml", "pricing.yaml")

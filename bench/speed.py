@@ -47,6 +47,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evals.records.rundir import RunDir
+
 ROOT = Path(__file__).resolve().parent.parent
 PROJECT_FILES = ("evals.yaml", "pricing.yaml")
 PROJECT_DIRS = ("scenario", "baseline", "agent")
@@ -121,19 +123,20 @@ def copy_project(root: Path, dest: Path) -> Path:
     return dest
 
 
-def read_jsonl(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line]
+def _copy_meta(source: RunDir, dest: RunDir, trials: int) -> None:
+    counts = {"trials": trials, "trials_started": trials, "trials_budget": trials}
+    meta = source.read_meta().model_copy(update=counts)
+    dest.path.mkdir(parents=True)
+    dest.write_meta(meta)
 
 
 def synthetic_run(source: Path, dest: Path, trials: int) -> Path:
     """A run directory of `trials` trials: the source run's finished results, repeated in order."""
-    records = [r for r in read_jsonl(source / "results.jsonl") if r["status"] == "ok"]
-    dest.mkdir(parents=True)
-    meta = json.loads((source / "run.json").read_text())
-    meta.update(trials=trials, trials_started=trials, trials_budget=trials)
-    (dest / "run.json").write_text(json.dumps(meta, indent=2))
-    lines = [json.dumps({**records[n % len(records)], "trial": n}) for n in range(trials)]
-    (dest / "results.jsonl").write_text("".join(line + "\n" for line in lines))
+    src, out = RunDir(source), RunDir(dest)
+    records = [r for r in src.read_records() if r.status == "ok"]
+    _copy_meta(src, out, trials)
+    for n in range(trials):
+        out.append_record(records[n % len(records)].model_copy(update={"trial": n}))
     return dest
 
 
@@ -152,21 +155,15 @@ def retouched(outcome: dict[str, Any], n: int) -> dict[str, Any]:
 def replicated(source: Path, dest: Path, trials: int, distinct: bool) -> Path:
     """A copy of a stored run whose `trials` trials are all its first trial (results and files),
     each with its own code (`retouched`) when `distinct`, else byte for byte the same."""
-    first = read_jsonl(source / "results.jsonl")[0]
-    dest.mkdir(parents=True)
-    meta = json.loads((source / "run.json").read_text())
-    meta.update(trials=trials, trials_started=trials, trials_budget=trials)
-    (dest / "run.json").write_text(json.dumps(meta, indent=2))
-    (dest / "results.jsonl").write_text(
-        "".join(json.dumps({**first, "trial": n}) + "\n" for n in range(trials))
-    )
-    scenario_dir = Path("trials") / str(first["scenario"])
+    src, out = RunDir(source), RunDir(dest)
+    first = src.read_records()[0]
+    _copy_meta(src, out, trials)
     for n in range(trials):
-        trial = dest / scenario_dir / str(n)
-        shutil.copytree(source / scenario_dir / str(first["trial"]), trial)
+        out.append_record(first.model_copy(update={"trial": n}))
+        shutil.copytree(src.trial_dir(first.scenario, first.trial), out.trial_dir(first.scenario, n))
         if distinct and n:
-            outcome = json.loads((trial / "outcome.json").read_text())
-            (trial / "outcome.json").write_text(json.dumps(retouched(outcome, n)))
+            outcome = json.loads(out.trial_file(first.scenario, n, "outcome").read_text())
+            out.write_trial(first.scenario, n, "outcome", retouched(outcome, n))
     return dest
 
 

@@ -6,7 +6,7 @@ Runs Nightshift offline (`--agent auto` without a key: its replays, the full too
 of the published runs) for `--trials` trials in a throwaway copy of the project, writes viewer.html
 (`python -m evals view`) and measures, in one run of headless Chromium from file://:
 
-- size: viewer.html in MB, against the goal, and the JSON it packs (evals/viewer/pack.py);
+- size: viewer.html in MB, against the goal, and the JSON it packs (evals/report/viewer/pack.py);
 - first paint: navigation start to the page's `viewer-painted` mark (parse the plain data, draw the
   header, the criteria table, the tiers and every trial's summary line);
 - ready: navigation start to `viewer-ready` (the trials' details inflated and parsed);
@@ -130,8 +130,8 @@ def main() -> int:
     parser.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from evals.viewer import render_page, write_viewer
-    from evals.viewer.data import run_view
+    from evals.report.viewer import render_page, write_viewer
+    from evals.report.viewer.data import run_view
 
     with tempfile.TemporaryDirectory() as tmp:
         run = make_run(Path(tmp), args.trials)

@@ -1,7 +1,13 @@
 """A regression gate for Claude agents that work across Gmail, GitHub and Notion.
 
-The pipeline has one module per stage, each reading and writing files a person can open:
-scenario -> world -> tools -> agent -> grade -> aggregate -> gate -> report.
+The package is the pipeline, one stage package each, in the order a run goes through them; each
+imports only from the stages before it (tests/test_architecture.py holds that):
+
+    core -> scenario -> world -> agents -> grade -> records -> gate -> definition
+         -> report -> run -> baseline -> authoring -> github -> commands -> cli
+
+README "Layout" says what each holds and where a new check, tool, scenario, report section or
+command goes.
 """
 
 __version__ = "0.1.0"

@@ -16,8 +16,9 @@ from dotenv import load_dotenv
 
 from evals import __version__
 from evals.commands import COMMANDS
-from evals.commands.common import Parser, RawConfigHelpFormatter, find_project
-from evals.errors import BadInputError, EvalError, ExitCode
+from evals.commands.common import Parser, RawConfigHelpFormatter
+from evals.core.errors import BadInputError, EvalError, ExitCode
+from evals.core.project import find_project
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -34,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
 # all that work finds nothing. mypy's entry point raises the threshold the same way; a long `run`
 # still collects, every 200,000 new container objects instead of every 700.
 GC_THRESHOLD = (200_000, 30, 30)
+# Old command names, still accepted: each prints where it went, once, on stderr.
+RENAMED = {"check-task": "check-scenario", "new-task": "new-scenario", "comment": "github comment"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,10 +51,12 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(args_in or ["run"])
     except SystemExit as exc:  # argparse: 0 for --help, 2 for usage errors
         return int(ExitCode.BAD_INPUT) if exc.code else 0
+    if args.command in RENAMED:
+        print(f"note: `{args.command}` is now `{RENAMED[args.command]}`", file=sys.stderr)
     try:
         return int(args.handler(args))
     except EvalError as exc:
-        from evals.redact import redact_text
+        from evals.core.redact import redact_text
 
         print(f"error: {redact_text(str(exc))}", file=sys.stderr)
         return int(exc.exit_code)

@@ -13,22 +13,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evals.aggregate import ScenarioAggregate, aggregate
-from evals.baseline import Baseline, load_baseline
-from evals.budget import budget_notice
-from evals.compare import Comparison, Settings, compare
-from evals.config import Config
-from evals.errors import BadInputError
-from evals.fingerprint import fingerprint
-from evals.gate import verdict
+from evals.core.config import Config
+from evals.core.errors import BadInputError
+from evals.core.pricing import Pricing, load_pricing
+from evals.gate.aggregate import ScenarioAggregate, aggregate
+from evals.gate.baseline import Baseline, load_baseline
+from evals.gate.compare import Comparison, Settings, compare
+from evals.gate.fingerprint import fingerprint
+from evals.gate.part_fingerprint import part_fingerprints
+from evals.gate.summary import Summary, build_summary
+from evals.gate.verdict import budget_notice, verdict
 from evals.grade.judge import load_prompt
 from evals.grade.rubric import Rubric, load_rubric
-from evals.part_fingerprint import part_fingerprints
-from evals.pricing import Pricing, load_pricing
-from evals.records import RunMeta, TrialRecord
-from evals.replay_files import REFERENCE, replay_path
-from evals.scenario import Scenario, load_scenario
-from evals.summary import Summary, build_summary
+from evals.records.model import RunMeta, TrialRecord
+from evals.scenario.folder import REFERENCE, ScenarioFolder
+from evals.scenario.load import load_scenario
+from evals.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from evals.grade.judge import Judge
@@ -102,28 +102,35 @@ class EvalDefinition:
     @property
     def settings(self) -> Settings:
         c = self.config
-        guards = {n: [p.id for _, p in ls.rubric.parts() if p.guard] for n, ls in self.scenarios.items()}
+        guards = {
+            n: [p.id for _, p in loaded.rubric.parts() if p.guard] for n, loaded in self.scenarios.items()
+        }
         solved = frozenset(
-            n for n, ls in self.scenarios.items() if replay_path(ls.folder, REFERENCE).is_file()
+            n
+            for n, loaded in self.scenarios.items()
+            if ScenarioFolder(loaded.folder).replay(REFERENCE).is_file()
         )
         return Settings(c.threshold, c.gate, c.max_error_share, guards=guards, solved=solved)
 
     def fingerprint(self) -> dict[str, Any]:
         fp = fingerprint(
-            {n: (ls.scenario, ls.folder, ls.judge_prompts, ls.rubric) for n, ls in self.scenarios.items()},
+            {
+                n: (loaded.scenario, loaded.folder, loaded.judge_prompts, loaded.rubric)
+                for n, loaded in self.scenarios.items()
+            },
             self.config.judge.model,
         )
-        for name, ls in self.scenarios.items():  # per part, so one changed part leaves the others gated
+        for name, loaded in self.scenarios.items():  # per part, so one changed part leaves the others gated
             # the template's parts (read as instance 0), never a drawn instance's: any instance of a
             # parameterised task compares with the baseline (evals/scenario/params.py)
-            rubric = ls.rubric if ls.scenario.instance.seed is None else load_rubric(ls.folder)
-            fp["scenarios"][name].update(part_fingerprints(rubric, ls.folder))
+            rubric = loaded.rubric if loaded.scenario.instance.seed is None else load_rubric(loaded.folder)
+            fp["scenarios"][name].update(part_fingerprints(rubric, loaded.folder))
         return fp
 
     def aggregates(self, records: list[TrialRecord]) -> dict[str, ScenarioAggregate]:
         return {
-            name: aggregate([r for r in records if r.scenario == name], ls.rubric)
-            for name, ls in self.scenarios.items()
+            name: aggregate([r for r in records if r.scenario == name], loaded.rubric)
+            for name, loaded in self.scenarios.items()
         }
 
     def compare(self, aggregates: dict[str, ScenarioAggregate], fp: dict[str, Any]) -> Comparison:
@@ -137,7 +144,7 @@ class EvalDefinition:
         decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
         if meta.stopped_by_budget and meta.budget_usd is not None:
             decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
-        tiers: dict[str, str] = {name: ls.scenario.task_tier() for name, ls in self.scenarios.items()}
+        tiers: dict[str, str] = {name: loaded.scenario.task_tier() for name, loaded in self.scenarios.items()}
         return build_summary(meta, aggregates, comparison, decided, fp, records, tiers)
 
 

@@ -7,8 +7,8 @@ scenarios="${EVALS_SCENARIOS:-}"
 [[ -z "${scenarios// /}" ]] && scenarios="$(python -m evals scenarios --suite full --names | tr '\n' ' ')"
 EVALS_SCENARIOS="$scenarios" python - <<'PY' | tee -a "${GITHUB_OUTPUT:-/dev/null}"
 import json, os, sys
-from evals.errors import BadInputError
-from evals.merge import shard_matrix
+from evals.core.errors import BadInputError
+from evals.run.merge import shard_matrix
 try:
     matrix = shard_matrix(os.environ["EVALS_SCENARIOS"].split(), os.environ["EVALS_TRIALS"], os.environ["EVALS_SLICES"])
 except BadInputError as exc:

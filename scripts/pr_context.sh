@@ -5,4 +5,4 @@
 # other than the default one: the job-level `if:` should already have kept those out; this is the
 # second check.
 set -euo pipefail
-python -m evals.events --require-label "${EVALS_LABEL:-run-evals}" --refuse-fork --require-default-base | tee -a "${GITHUB_OUTPUT:-/dev/null}"
+python -m evals github context --require-label "${EVALS_LABEL:-run-evals}" --refuse-fork --require-default-base | tee -a "${GITHUB_OUTPUT:-/dev/null}"

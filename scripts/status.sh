@@ -4,5 +4,5 @@
 # Inputs (env): HEAD_SHA, STATUS_STATE (success | failure | error | pending), STATUS_DESCRIPTION,
 # GITHUB_REPOSITORY (set by the runner).
 set -euo pipefail
-exec python -m evals.pr_head status --sha "${HEAD_SHA:?HEAD_SHA is required}" \
+exec python -m evals github status --sha "${HEAD_SHA:?HEAD_SHA is required}" \
   --state "${STATUS_STATE:?STATUS_STATE is required}" --description "${STATUS_DESCRIPTION:-}"

@@ -9,7 +9,7 @@
 # links to; a viewer that cannot be written never changes the verdict.
 # Inputs (env): RUN_DIR, HEAD_DIR (default pr-head), EVALS_SCENARIOS (the scenarios the run must cover).
 set -euo pipefail
-python -m evals.pr_head verdict --run "${RUN_DIR:?RUN_DIR is required}" --head "${HEAD_DIR:-pr-head}"
+python -m evals github verdict --run "${RUN_DIR:?RUN_DIR is required}" --head "${HEAD_DIR:-pr-head}"
 if [[ -f "$RUN_DIR/summary.json" ]]; then
   python -m evals view --run "$RUN_DIR" || echo "::warning title=Agent evals::the run viewer could not be written"
 fi

@@ -1,9 +1,12 @@
-"""The package's import graph has no cycle, counting imports inside functions too.
+"""The package's shape: stage packages in pipeline order, each importing only from earlier ones,
+no cycle between modules or between packages, and nothing loose beside them.
 
 A cycle hidden in a function body still couples the two modules: neither can be understood, tested
 or moved alone, and the order they load in decides whether a name exists yet. Deferred imports are
-fine for speed (a heavy library loaded only when used), so the test reads every `import` statement
-wherever it sits, and names each cycle it finds.
+fine for speed (a heavy library loaded only when used), so the tests read every `import` statement
+wherever it sits. The layer order is the pipeline's (README "Layout"): a module may import its own
+stage and the stages before it, never a later one, so each stage can be read, tested and rerun
+knowing only what came before it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,30 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "evals"
+from tests.support.paths import ROOT
+
+PACKAGE = ROOT / "evals"
+# Pipeline order: each layer imports only from itself and the layers before it.
+LAYERS = (
+    "evals",  # the package's own __init__: the version, nothing else
+    "evals.core",
+    "evals.scenario",
+    "evals.world",
+    "evals.agents",
+    "evals.grade",
+    "evals.records",
+    "evals.gate",
+    "evals.definition",
+    "evals.report",
+    "evals.run",
+    "evals.baseline",
+    "evals.authoring",
+    "evals.github",
+    "evals.commands",
+    "evals.cli",
+    "evals.__main__",
+)
+TOP_LEVEL_MODULES = {"__init__", "__main__", "cli", "definition"}
 
 
 def module_name(package: Path, path: Path) -> str:
@@ -134,3 +160,111 @@ def test_no_import_cycle_in_the_package() -> None:
     cycles = find_cycles(import_graph())
     if cycles:
         pytest.fail("import cycles in evals/:\n" + "\n".join("  " + " → ".join(c) for c in cycles))
+
+
+def layer(module: str, layers: tuple[str, ...] = LAYERS) -> int:
+    """The index of the layer `module` belongs to: the longest layer name it is or is inside."""
+    best = -1
+    for index, name in enumerate(layers):
+        if (module == name or module.startswith(name + ".")) and (best < 0 or len(name) > len(layers[best])):
+            best = index
+    if best < 0:
+        raise AssertionError(f"{module}: in no layer of {layers}; add it to LAYERS or move it into a stage")
+    return best
+
+
+def layer_violations(graph: dict[str, set[str]], layers: tuple[str, ...] = LAYERS) -> list[str]:
+    """Each import of a later layer, as `importer (layer) → imported (layer)`."""
+    out = []
+    for module, deps in sorted(graph.items()):
+        own = layer(module, layers)
+        for dep in sorted(deps):
+            if layer(dep, layers) > own:
+                out.append(
+                    f"{module} ({layers[own]}) imports {dep} ({layers[layer(dep, layers)]}), a later stage"
+                )
+    return out
+
+
+def package_of(module: str, known: dict[str, Path]) -> str:
+    """The package a module lives in (a package's own __init__ is the package)."""
+    return module if known[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def package_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """Packages and the packages their modules import, leaving out a package's own ancestors and
+    descendants (a stage's face may compose its sub-packages; a sub-package uses its stage's contract)."""
+    known = modules(package)
+    graph: dict[str, set[str]] = {}
+    for module, deps in import_graph(package).items():
+        mine = package_of(module, known)
+        edges = graph.setdefault(mine, set())
+        for dep in deps:
+            theirs = package_of(dep, known)
+            related = mine == theirs or mine.startswith(theirs + ".") or theirs.startswith(mine + ".")
+            if not related:
+                edges.add(theirs)
+    return graph
+
+
+def test_every_module_imports_only_its_own_stage_and_earlier_ones() -> None:
+    violations = layer_violations(import_graph())
+    assert violations == [], "imports of a later stage:\n" + "\n".join("  " + v for v in violations)
+
+
+def test_no_two_packages_import_each_other() -> None:
+    cycles = find_cycles(package_graph())
+    assert cycles == [], "package cycles:\n" + "\n".join("  " + " → ".join(c) for c in cycles)
+
+
+def test_only_the_entry_points_and_the_definition_sit_directly_under_evals() -> None:
+    loose = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in TOP_LEVEL_MODULES)
+    assert loose == [], f"modules outside a stage package: {loose} (README 'Layout' says where each goes)"
+
+
+def test_the_layer_rule_names_a_planted_violation(tmp_path: Path) -> None:
+    """A test of the test: an early stage importing a later one inside a function is caught and named."""
+    package = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/core/__init__.py": "",
+            "pkg/core/util.py": "def helper():\n    from pkg.report.page import render\n    return render\n",
+            "pkg/report/__init__.py": "",
+            "pkg/report/page.py": "from pkg.core.util import helper\n\ndef render():\n    return helper\n",
+        },
+    )
+    layers = ("pkg", "pkg.core", "pkg.report")
+    assert layer_violations(import_graph(package), layers) == [
+        "pkg.core.util (pkg.core) imports pkg.report (pkg.report), a later stage",
+        "pkg.core.util (pkg.core) imports pkg.report.page (pkg.report), a later stage",
+    ]
+    assert layer_violations(import_graph(package), ("pkg", "pkg.report", "pkg.core")) == [
+        "pkg.report.page (pkg.report) imports pkg.core (pkg.core), a later stage",
+        "pkg.report.page (pkg.report) imports pkg.core.util (pkg.core), a later stage",
+    ]
+
+
+def test_the_package_rule_names_two_packages_that_import_each_other(tmp_path: Path) -> None:
+    """A test of the test: two sibling packages in a loop are one cycle, though no module cycle exists;
+    a package using its parent's contract while the parent composes it is not."""
+    package = write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a/__init__.py": "",
+            "pkg/a/one.py": "from pkg.b.two import x\n",
+            "pkg/a/three.py": "y = 1\n",
+            "pkg/b/__init__.py": "",
+            "pkg/b/two.py": "x = 1\n",
+            "pkg/b/four.py": "from pkg.a.three import y\n",
+            "pkg/w/__init__.py": "",
+            "pkg/w/contract.py": "z = 1\n",
+            "pkg/w/backend.py": "from pkg.w.sub.impl import q\n",
+            "pkg/w/sub/__init__.py": "",
+            "pkg/w/sub/impl.py": "from pkg.w.contract import z\nq = z\n",
+        },
+    )
+    assert find_cycles(import_graph(package)) == []
+    (cycle,) = find_cycles(package_graph(package))
+    assert set(cycle) == {"pkg.a", "pkg.b"}

@@ -1,6 +1,17 @@
-"""Agents under test: `claude`, `replay:NAME`, and `module:callable`."""
+"""The agent under test: `claude` (the Messages API loop), `replay:NAME`, and `module:callable`.
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
-from evals.agents.resolve import AgentChoice, resolve_agent
+    base        the contract: `Agent` is `async (AgentPrompts, Toolset) -> AgentResult`; `Transcript`
+    claude      the Messages API tool-use loop, with prompt caching and retries
+    replay      replay fixtures: scripted tool calls re-executed against a fresh world
+    resolve     an agent spec (`auto`, `claude`, `replay:NAME`, `module:callable`) to an agent
+    config      agent/agent.yaml: model, limits, prompt addendum
+    trajectory  how the agent got where it did: turns, tool errors, stuck
 
-__all__ = ["AgentChoice", "AgentPrompts", "AgentResult", "RecordingToolset", "Transcript", "resolve_agent"]
+This package's face is what a `module:callable` agent needs, and nothing else: `AgentPrompts`,
+`AgentResult`, `Transcript` and the `Toolset` it calls.
+"""
+
+from evals.agents.base import AgentPrompts, AgentResult, Transcript
+from evals.world.sandbox.tools.base import Toolset
+
+__all__ = ["AgentPrompts", "AgentResult", "Toolset", "Transcript"]

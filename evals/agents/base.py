@@ -12,24 +12,21 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from evals.tools.base import Envelope, Toolset
-from evals.usage import Usage
+from evals.core.model import StrictModel
+from evals.core.usage import Usage
+from evals.world.sandbox.tools.base import Envelope, Toolset
 
 Termination = Literal["end_turn", "max_turns", "max_tokens", "replay_end", "returned", "error", "interrupted"]
 
 
-class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class AgentPrompts(Model):
+class AgentPrompts(StrictModel):
     system: str
     task: str
 
 
-class ToolCall(Model):
+class ToolCall(StrictModel):
     index: int
     tool: str
     args: dict[str, Any]
@@ -37,7 +34,7 @@ class ToolCall(Model):
     latency_s: float
 
 
-class AgentResult(Model):
+class AgentResult(StrictModel):
     """What a model-driven agent reports beyond its tool calls."""
 
     model: str | None = None

@@ -28,9 +28,9 @@ import anthropic
 
 from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination
 from evals.agents.config import AgentConfig, load_agent_config
-from evals.errors import BadInputError, InfrastructureError
-from evals.tools.base import Envelope, Toolset
-from evals.usage import Usage
+from evals.core.errors import BadInputError, InfrastructureError
+from evals.core.usage import Usage
+from evals.world.sandbox.tools.base import Envelope, Toolset
 
 CACHE = {"type": "ephemeral"}
 # Sampling parameters are only accepted by this older API version (2026-10-21 rejects them, and the
@@ -252,7 +252,7 @@ class ClaudeAgent:
 
 
 def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
-    from evals.tools import catalogue
+    from evals.world.sandbox.tools import catalogue
 
     unknown = sorted(set(config.tools) - set(catalogue.build()))
     if unknown:

@@ -10,17 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from evals.errors import BadInputError
-from evals.loading import load_model
+from evals.core.errors import BadInputError
+from evals.core.loading import load_model
+from evals.core.model import FrozenModel
 
 AGENT_FILE = "agent.yaml"
 
 
-class AgentConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class AgentConfig(FrozenModel):
     model: str = Field(min_length=1, description="model id; also the key into the pricing file")
     max_turns: int = Field(default=60, gt=0, description="model calls per trial before it is stopped")
     max_tokens: int = Field(default=4096, gt=0, description="output tokens per model response")

@@ -17,23 +17,24 @@ from typing import Any
 
 from pydantic import Field
 
-from evals.agents.base import AgentPrompts, AgentResult, Model
-from evals.errors import BadInputError
-from evals.loading import load_model
-from evals.replay_files import replay_path
+from evals.agents.base import AgentPrompts, AgentResult
+from evals.core.errors import BadInputError
+from evals.core.loading import load_model
+from evals.core.model import StrictModel
+from evals.scenario.folder import ScenarioFolder
 from evals.scenario.params import instance_zero
-from evals.tools.base import Toolset
+from evals.world.sandbox.tools.base import Toolset
 
 REF = re.compile(r"\$\{([^}]+)\}")
 
 
-class Step(Model):
+class Step(StrictModel):
     tool: str
     args: dict[str, Any] = Field(default_factory=dict)
     save: str | None = None
 
 
-class ReplayFixture(Model):
+class ReplayFixture(StrictModel):
     description: str
     notes: str = ""
     steps: list[Step]
@@ -41,12 +42,12 @@ class ReplayFixture(Model):
     expect_lost: list[str] | None = Field(
         default=None,
         description="a wrong replay's promise: exactly these rubric parts fall short of full marks "
-        "(`python -m evals check-task` holds it to that)",
+        "(`python -m evals check-scenario` holds it to that)",
     )
 
 
 def fixture_path(scenario_dir: Path, name: str) -> Path:
-    return replay_path(scenario_dir, name)
+    return ScenarioFolder(scenario_dir).replay(name)
 
 
 def load_fixture(scenario_dir: Path, name: str, render: Callable[[str], str] | None = None) -> ReplayFixture:
@@ -54,7 +55,7 @@ def load_fixture(scenario_dir: Path, name: str, render: Callable[[str], str] | N
     instance 0) first, so each instance's reference replay writes that instance's values."""
     path = fixture_path(scenario_dir, name)
     if not path.is_file():
-        known = sorted(p.stem for p in (scenario_dir / "replays").glob("*.yaml"))
+        known = ScenarioFolder(scenario_dir).replays()
         raise BadInputError(f"{path}: no such replay (known: {', '.join(known) or 'none'})")
     return load_model(ReplayFixture, path, render or instance_zero(scenario_dir).render)
 

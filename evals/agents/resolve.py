@@ -21,9 +21,10 @@ from typing import cast
 
 from evals.agents.base import Agent
 from evals.agents.replay import ReplayAgent, load_fixture
-from evals.errors import BadInputError
+from evals.core.errors import BadInputError
+from evals.core.suggest import did_you_mean
+from evals.scenario.folder import ScenarioFolder
 from evals.scenario.model import Scenario
-from evals.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class AgentChoice:
     """A resolved spec: its label for reports and a factory for one trial's agent.
 
     `deterministic`: the same trial always does the same thing (replays), so more trials of it tell
-    nothing new and the gate never adds any (evals/sequential.py)."""
+    nothing new and the gate never adds any (evals/gate/sequential.py)."""
 
     spec: str
     label: str
@@ -40,7 +41,7 @@ class AgentChoice:
 
 
 def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callable[[int], Agent]:
-    known = sorted(p.stem for p in (scenario_dir / "replays").glob("*.yaml"))
+    known = ScenarioFolder(scenario_dir).replays()
     for name in names:
         if name not in known:
             raise BadInputError(
@@ -106,7 +107,7 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         return AgentChoice(spec, label, make)
     if ":" in spec:
         return AgentChoice(spec, spec, _custom(spec, agent_dir.parent))
-    replays = [f"replay:{p.stem}" for p in sorted((scenario_dir / "replays").glob("*.yaml"))]
+    replays = [f"replay:{name}" for name in ScenarioFolder(scenario_dir).replays()]
     raise BadInputError(
         f"--agent {spec!r}: expected auto, claude, replay:NAME or module:callable"
         f"{did_you_mean(spec, ['auto', 'claude', *replays])}"

@@ -8,16 +8,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, add_run, load_project
-from evals.errors import ExitCode
-
-if TYPE_CHECKING:
-    from evals.rundir import RunDir
-    from evals.summary import Summary
-
-HISTORY_FILE = "history.jsonl"
+from evals.commands.common import add_config, add_run
+from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -53,33 +47,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     history.set_defaults(handler=handle_history)
 
 
-def _read_summary(rd: RunDir) -> Summary:
-    from evals.loading import read_json_object, validate
-    from evals.summary import Summary
-
-    path = rd.path / "summary.json"
-    return validate(
-        Summary,
-        read_json_object(
-            path,
-            f"no summary; write it with `evals compare --run {rd.path}` (or `evals run --resume "
-            f"{rd.path}` if the run was interrupted)",
-        ),
-        path,
-    )
-
-
 def handle_bless(args: argparse.Namespace) -> ExitCode:
-    from evals.baseline import load_baseline, merge_scenarios, write_baseline
-    from evals.bless import baseline_from_run, describe, guard_parts, previous_baseline, with_guard_history
-    from evals.records import read_records
-    from evals.rundir import RunDir
+    from evals.baseline.bless import (
+        baseline_from_run,
+        describe,
+        guard_parts,
+        previous_baseline,
+        with_guard_history,
+    )
+    from evals.gate.baseline import load_baseline, merge_scenarios, write_baseline
+    from evals.gate.summary import read_summary
+    from evals.records.rundir import RunDir
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    summary = _read_summary(rd)
+    summary = read_summary(rd)
     out = args.out or project / config.baseline
-    baseline = baseline_from_run(summary, read_records(rd.results_path), rd.path, args.force)
+    baseline = baseline_from_run(summary, rd.read_records(), rd.path, args.force)
     previous = previous_baseline(out, project / config.baseline)
     guards = guard_parts(project / config.scenarios_dir, baseline.scenarios)
     baseline = with_guard_history(baseline, previous, summary, guards, config.gate.guard_history_trials)
@@ -94,12 +78,13 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
 
 
 def handle_history(args: argparse.Namespace) -> ExitCode:
-    from evals.history import append_history, history_entry
-    from evals.rundir import RunDir
+    from evals.baseline.history import HISTORY_FILE, append_history, history_entry
+    from evals.gate.summary import read_summary
+    from evals.records.rundir import RunDir
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    summary = _read_summary(rd)
+    summary = read_summary(rd)
     out = args.out or (project / config.baseline).parent / HISTORY_FILE
     added = append_history(out, history_entry(summary, rd.path))
     print(f"{'Recorded' if added else 'Already recorded'} {rd.path.name} in {out}")

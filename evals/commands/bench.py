@@ -10,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evals.commands.common import add_config, load_project
-from evals.errors import BadInputError, ExitCode
+from evals.commands.common import add_config
+from evals.core.errors import BadInputError, ExitCode
+from evals.core.project import load_project
 
 
 def add_simulation(parser: argparse.ArgumentParser, runs: int) -> None:
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="false alarms, detection, guard detection, trials and cost of the configured gate (synthetic)",
     )
     add_simulation(gate, runs=2000)
-    # Defaults of the simulated scenario live in evals.bench.Scenario (imported only when running:
+    # Defaults of the simulated task live in evals.gate.simulate.SimulatedTask (imported only when running:
     # scipy is slow to import and `evals --help` should not wait for it); the help repeats them.
     gate.add_argument(
         "--baseline-trials", type=int, help="trials of each simulated baseline (default 6, the nightly's k)"
@@ -71,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle_gate(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when every goal holds, 1 when one is missed (so CI can run it as a check)."""
-    from evals.bench import Scenario, format_result, run_bench
+    from evals.gate.simulate import SimulatedTask, format_result, run_bench
 
     config, _ = load_project(args.config)
     given = {
@@ -81,7 +82,7 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
         "cost_per_trial": args.cost_per_trial,
         "guard_history_trials": args.guard_history_trials,
     }
-    scenario = Scenario(
+    scenario = SimulatedTask(
         **{k: v for k, v in given.items() if v is not None}, start_trials=args.start_trials or config.trials
     )
     if args.runs < 1 or scenario.baseline_trials < 1 or scenario.start_trials < 1:
@@ -95,8 +96,8 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
 
 def handle_suite(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when the suite meets its false-alarm and detection goals, 1 when one is missed."""
-    from evals.bench import Scenario, run_bench
-    from evals.bench_suite import (
+    from evals.gate.simulate import SimulatedTask, run_bench
+    from evals.gate.simulate_suite import (
         FALSE_ALARM_GOAL,
         SUITE_DETECTION_GOAL,
         format_suite,
@@ -109,7 +110,7 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
         raise BadInputError("--runs and --start-trials must be at least 1")
     outcomes = run_suite_bench(config.gate, runs=args.runs, seed=args.seed, start_trials=args.start_trials)
     alone = run_bench(
-        Scenario(start_trials=config.trials),
+        SimulatedTask(start_trials=config.trials),
         config.threshold,
         config.gate,
         runs=args.runs,

@@ -1,4 +1,4 @@
-"""`calibrate`: how often the model judge agrees with the human labels (evals/calibrate.py).
+"""`calibrate`: how often the model judge agrees with the human labels (evals/authoring/calibrate.py).
 
 Only the parser lives here: the calibration pulls in the grader, the judge and the sandbox, which
 `evals --help` should not wait for.
@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from evals.commands.common import add_config, add_scenarios
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -26,8 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.calibrate import calibrate
-    from evals.commands.common import load_project
+    from evals.authoring.calibrate import calibrate
+    from evals.core.project import load_project
 
     config, project = load_project(args.config)
     return calibrate(args, config, project)

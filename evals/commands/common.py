@@ -1,5 +1,5 @@
 """Helpers every command's parser uses. Kept free of heavy imports: every command module imports
-this at start-up, and `evals --help` should not pay for the pipeline (evals/commands/finish.py)."""
+this at start-up, and `evals --help` should not pay for the pipeline."""
 
 from __future__ import annotations
 
@@ -9,35 +9,11 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from evals.errors import BadInputError
+from evals.core.errors import BadInputError
+from evals.core.project import CONFIG_FILE, find_project
 
 if TYPE_CHECKING:
-    from evals.config import Config
-
-CONFIG_FILE = "evals.yaml"
-
-
-def find_project(start: Path | None = None) -> Path:
-    """The project a command works on: the nearest folder holding evals.yaml, from the working
-    directory up to the filesystem root, so `cd scenario && evals run` works as from the top."""
-    here = (start or Path.cwd()).resolve()
-    looked = [here, *here.parents]
-    for folder in looked:
-        if (folder / CONFIG_FILE).is_file():
-            return folder
-    shown = ", ".join(str(f) for f in looked[:4]) + (", …" if len(looked) > 4 else "")
-    raise BadInputError(
-        f"no {CONFIG_FILE} in {here} or any folder above it (looked in {shown}); "
-        "run `evals` inside the project (the folder with evals.yaml or below it), or pass --config PATH"
-    )
-
-
-def load_project(config: Path | None) -> tuple[Config, Path]:
-    """The config (from --config, else the discovered project's evals.yaml) and the folder its
-    relative paths are resolved against."""
-    from evals.config import load_config
-
-    return load_config(find_project() if config is None else Path("."), config)
+    pass
 
 
 def add_config(parser: argparse.ArgumentParser) -> None:
@@ -84,7 +60,7 @@ def _parse_config(path: Path, mtime_ns: int) -> dict[str, Any]:
     """Parsed once per file version (a help page asks for several keys)."""
     import yaml
 
-    from evals.loading import parse_yaml
+    from evals.core.loading import parse_yaml
 
     try:
         data = parse_yaml(path.read_text(encoding="utf-8"))
@@ -99,7 +75,7 @@ def config_default(key: str) -> str:
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     if value is None:
-        from evals.config import Config
+        from evals.core.config import Config
 
         model: Any = Config
         for part in key.split("."):

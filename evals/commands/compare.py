@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from evals.commands.common import add_config, add_run
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -20,9 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.commands.finish import definition_for_run, finish
-    from evals.rundir import RunDir
+    from evals.records.rundir import RunDir
+    from evals.run.finish import finish, reopen
 
     rd = RunDir(args.run)
-    definition, meta = definition_for_run(args, rd)
+    definition, meta = reopen(rd, args.config, args.baseline)
     return finish(definition, rd, meta)

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from evals.commands.common import add_config, add_run
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,33 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.commands.finish import definition_for_run, finish
-    from evals.errors import BadInputError
-    from evals.grade.grader import grade
-    from evals.grade.judge.cost import judge_cost
-    from evals.outcome import Outcome
-    from evals.records import read_records
-    from evals.rundir import RunDir
+    from evals.records.rundir import RunDir
+    from evals.run.finish import finish, reopen
+    from evals.run.regrade import regrade
 
     rd = RunDir(args.run)
-    definition, meta = definition_for_run(args, rd, with_judge=True)
-    for record in read_records(rd.results_path):
-        if record.status != "ok":
-            continue
-        ls = definition.scenarios[record.scenario]
-        tdir = rd.trial_dir(record.scenario, record.trial)
-        path = tdir / "outcome.json"
-        if not path.is_file():
-            raise BadInputError(
-                f"{path}: missing; cannot re-grade trial {record.trial} (copy the whole run directory, "
-                "or run the trial again with `evals run --resume`)"
-            )
-        snap = Outcome.model_validate_json(path.read_text(encoding="utf-8"))
-        graded = grade(snap, ls.scenario, ls.rubric, ls.judge, ls.folder)
-        rd.write_json(tdir.relative_to(rd.path) / "grade.json", graded.model_dump(mode="json"))
-        judged = judge_cost(graded, definition.pricing).model_dump()
-        regraded = record.model_copy(
-            update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)}
-        )
-        rd.append_result(regraded.model_dump(mode="json"))
+    definition, meta = reopen(rd, args.config, args.baseline, with_judge=True)
+    regrade(definition, rd)
     return finish(definition, rd, meta)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -25,9 +25,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from tabulate import tabulate
 
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
-    from evals.live.clients import check_github, check_notion, github_client, notion_client
-    from evals.live.config import CleanupConfig, load_stage_config
-    from evals.live.janitor import find_leftovers, remove
+    from evals.world.live.clients import check_github, check_notion, github_client, notion_client
+    from evals.world.live.config import CleanupConfig, load_stage_config
+    from evals.world.live.janitor import find_leftovers, remove
 
     config = load_stage_config(CleanupConfig)  # the repos and pages only: no Composio key
     gh, notion = github_client(config), notion_client(config)

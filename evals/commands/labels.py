@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from evals.commands.common import add_config, add_run
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -20,18 +20,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.grade.result import TrialGrade
-    from evals.rundir import RunDir
+    from evals.records.rundir import RunDir
 
     pending = 0
-    for record in RunDir(args.run).results():
-        if not record.get("grade"):
+    for record in RunDir(args.run).read_records():
+        if record.grade is None:
             continue
-        for part in TrialGrade.model_validate(record["grade"]).parts:
+        for part in record.grade.parts:
             if part.status == "unscored" and part.evidence_sha256:
                 pending += 1
                 excerpt = "\n".join(f"    # {line}" for line in part.evidence_excerpt.splitlines()[:20])
-                print(f"# {record['scenario']} trial {record['trial']}, evidence:\n{excerpt}")
+                print(f"# {record.scenario} trial {record.trial}, evidence:\n{excerpt}")
                 print(
                     f"  - part: {part.id}\n    evidence_sha256: {part.evidence_sha256}\n"
                     f"    score: 0  # 0..{part.max_points}\n    by: YOUR NAME\n    why: ...\n"

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from evals.commands.common import add_config
-from evals.errors import ExitCode
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,14 +22,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.commands.finish import definition_for_run, finish
-    from evals.merge import merge_runs
-    from evals.rundir import RunDir
+    from evals.records.rundir import RunDir
+    from evals.run.finish import finish, reopen
+    from evals.run.merge import merge_runs
 
     result = merge_runs(args.shards, args.out)
     print(f"Merged {len(args.shards)} shard(s), {result.trials} trial(s) → {args.out}", file=sys.stderr)
     if result.missing:
         print(f"  missing, counted as errored: {', '.join(result.missing)}", file=sys.stderr)
     rd = RunDir(args.out)
-    definition, meta = definition_for_run(args, rd)
+    definition, meta = reopen(rd, args.config, args.baseline)
     return finish(definition, rd, meta)

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from evals.commands.common import add_config, add_scenarios, load_project
-from evals.errors import BadInputError, ExitCode
-
-if TYPE_CHECKING:
-    from evals.records import RunMeta
-    from evals.rundir import RunDir
-    from evals.runner import Plan
+from evals.commands.common import add_config, add_scenarios
+from evals.core.errors import BadInputError, ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -75,10 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
-    from evals.commands.finish import finish
-    from evals.merge import slice_trials
-    from evals.rundir import RunDir
-    from evals.runner import new_run_dir, plan, run_meta
+    from evals.run.runner import new_run_dir, plan
+    from evals.run.session import start
 
     if args.concurrency is not None and args.concurrency < 1:
         raise BadInputError("--concurrency must be at least 1")
@@ -97,71 +89,13 @@ def handle(args: argparse.Namespace) -> ExitCode:
         budget_usd=args.budget_usd,
         instance_seed=args.instance_seed,
     )
-    out = args.out or new_run_dir(project, config, list(p.scenarios))
-    if (out / "results.jsonl").exists():
-        raise BadInputError(
-            f"{out}: already holds a run; choose another --out, or finish that one with "
-            f"`evals run --resume {out}`"
-        )
-    rd = RunDir(out)
-    meta = run_meta(p)
-    indices = slice_trials(args.trial_slice, p.trials) if args.trial_slice else None
-    meta.trial_slice = args.trial_slice
-    rd.write_json("run.json", meta.dump())
-    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {out}", file=sys.stderr)
-    print(cost_estimate(p), file=sys.stderr)
-    run_to_verdict(p, rd, meta, indices)
-    return finish(p.definition, rd, meta)
-
-
-def cost_estimate(p: Plan) -> str:
-    from evals.budget import estimate_line
-
-    d = p.definition
-    return estimate_line(d.baseline, list(p.scenarios), p.trials, d.config.gate.max_trials, p.budget_usd)
-
-
-def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None) -> None:
-    """Run the trials still missing, then any adaptive extra trials the gate asks for, within the
-    cost budget: once the spend reaches it no trial starts, and run.json says the budget ended the run."""
-    import asyncio
-
-    from evals.budget import Spend, trial_cost
-    from evals.records import read_records
-    from evals.runner import progress_bar, run_trials, trials_to_add
-
-    spend = Spend(p.budget_usd, sum(trial_cost(r) for r in read_records(rd.results_path)))
-    with progress_bar() as progress:
-        asyncio.run(run_trials(p, rd, progress, indices, spend))
-        # Adaptive trials: while the verdict is undecided, up to the next look (evals/sequential.py),
-        # at most gate.max_trials, never past the cost budget. Not for shards.
-        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)) > 0:
-            meta.trials_started = meta.trials_started or p.trials
-            p.trials += extra
-            meta.trials = p.trials
-            meta.trials_budget = p.definition.config.gate.max_trials
-            rd.write_json("run.json", meta.dump())
-            asyncio.run(run_trials(p, rd, progress, spend=spend))
-    meta.spent_usd = round(spend.spent, 6)
-    if p.budget_usd is not None:
-        meta.budget_usd = p.budget_usd
-        wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
-        meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
-    rd.write_json("run.json", meta.dump())
+    return start(p, args.out or new_run_dir(project, config, list(p.scenarios)), args.trial_slice)
 
 
 def resume(args: argparse.Namespace) -> ExitCode:
-    """Rerun only what an interrupted run is missing, with the settings stored in its run.json.
-
-    Trials already in results.jsonl with status ok are kept; missing and infrastructure-errored ones
-    run again (a later line for the same trial wins). Refuses a directory that is not a run, and a run
-    whose agent has changed since, because mixing two agents' trials would score neither.
-    """
-    from evals.commands.finish import finish
-    from evals.merge import slice_trials
-    from evals.records import read_meta
-    from evals.rundir import RunDir
-    from evals.runner import plan, run_meta
+    """`--resume DIR` takes the run's own settings: any flag that would change them is refused."""
+    from evals.records.rundir import RunDir
+    from evals.run import session
 
     given = {
         "--scenario": args.scenario,
@@ -175,32 +109,5 @@ def resume(args: argparse.Namespace) -> ExitCode:
         clashing.append("--trial-slice")
     if clashing:
         raise BadInputError(f"--resume reuses the run's own settings; drop {', '.join(clashing)}")
-    rd = RunDir(args.resume)
-    meta = read_meta(rd.path)
-    rd.repair_results()
     config, project = load_project(args.config)
-    p = plan(
-        project,
-        config,
-        scenarios=meta.scenarios,
-        agent=meta.agent_spec,
-        trials=meta.trials,
-        baseline=args.baseline,
-        concurrency=args.concurrency,
-        world=meta.world,
-        budget_usd=meta.budget_usd,
-        instance_seed=meta.instance_seed,
-    )
-    now = run_meta(p)
-    for key in ("agent", "agent_config_hash"):
-        if getattr(meta, key) != getattr(now, key):
-            raise BadInputError(
-                f"{rd.path}: the agent changed since this run started "
-                f"({key}: {getattr(meta, key)} -> {getattr(now, key)}); start a new run instead"
-            )
-    indices = slice_trials(meta.trial_slice, p.trials) if meta.trial_slice else None
-    meta.resumed = [*meta.resumed, now.started]
-    rd.write_json("run.json", meta.dump())
-    print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {rd.path}", file=sys.stderr)
-    run_to_verdict(p, rd, meta, indices)
-    return finish(p.definition, rd, meta)
+    return session.resume(RunDir(args.resume), project, config, args.baseline, args.concurrency)

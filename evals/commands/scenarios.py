@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from evals.commands.common import add_config, load_project
-from evals.errors import ExitCode
+from evals.commands.common import add_config
+from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 HEADERS = ["task", "tier", "services", "points", "suites", "title"]
 
@@ -26,9 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def handle(args: argparse.Namespace) -> ExitCode:
     from tabulate import tabulate
 
-    from evals.errors import BadInputError
+    from evals.core.errors import BadInputError
     from evals.grade.rubric import load_rubric
-    from evals.scenario import list_scenarios, load_scenario
+    from evals.scenario.load import list_scenarios, load_scenario
 
     config, project = load_project(args.config)
     folder = project / config.scenarios_dir

@@ -1,14 +1,15 @@
 """`seed-inbox`: deliver a scenario's emails to the live agent's Gmail, once, from the persona
 mailboxes (through Composio). Safe to rerun: emails already in the inbox are skipped. Seeding
 another instance of a parameterised task first trashes the mail seeded for the earlier one (the
-harness labels what it delivers, see evals/live/seed_labels.py); other mail is never touched."""
+harness labels what it delivers, see evals/world/live/seed_labels.py); other mail is never touched."""
 
 from __future__ import annotations
 
 import argparse
 
-from evals.commands.common import add_config, add_scenarios, load_project
-from evals.errors import ExitCode
+from evals.commands.common import add_config, add_scenarios
+from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,11 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def handle(args: argparse.Namespace) -> ExitCode:
     from tabulate import tabulate
 
+    from evals.scenario.load import load_scenario
+
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
-    from evals.live.composio_api import ComposioApi
-    from evals.live.config import ComposioConfig, check_personas, load_stage_config
-    from evals.live.gmail import seed_inbox
-    from evals.scenario import load_scenario
+    from evals.world.live.composio_api import ComposioApi
+    from evals.world.live.config import ComposioConfig, check_personas, load_stage_config
+    from evals.world.live.gmail import seed_inbox
 
     config, project = load_project(args.config)
     live = load_stage_config(ComposioConfig)  # Composio and the mailboxes only: no GitHub or Notion key

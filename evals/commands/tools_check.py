@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from evals.errors import BadInputError, ExitCode
+from evals.core.errors import BadInputError, ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -31,10 +31,10 @@ def handle(args: argparse.Namespace) -> ExitCode:
             "Composio serves at the pinned toolkit versions (README, Live mode)"
         )
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
-    from evals.live.composio_api import make_sdk, raw_tools
-    from evals.live.config import ComposioKeys, load_stage_config
-    from evals.live.schema_diff import diff
-    from evals.tools.catalogue import build
+    from evals.world.live.composio_api import make_sdk, raw_tools
+    from evals.world.live.config import ComposioKeys, load_stage_config
+    from evals.world.live.schema_diff import diff
+    from evals.world.sandbox.tools.catalogue import build
 
     catalogue = build()
     keys = load_stage_config(ComposioKeys)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
-from evals.commands.common import add_config, load_project
-from evals.errors import ExitCode
+from evals.commands.common import add_config
+from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,9 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     """Print the trend; in GitHub Actions also append it to the job summary (GitHub renders Mermaid)."""
-    from evals.commands.baseline import HISTORY_FILE
-    from evals.report import OPT_OUT
-    from evals.trend import load_history, render_trend
+    from evals.baseline.history import HISTORY_FILE
+    from evals.baseline.trend import load_history, render_trend
+    from evals.report.job_summary import append_job_summary
 
     config, project = load_project(args.config)
     path = args.history or (project / config.baseline).parent / HISTORY_FILE
@@ -36,8 +36,5 @@ def handle(args: argparse.Namespace) -> ExitCode:
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(text, encoding="utf-8")
-    summary = os.environ.get("GITHUB_STEP_SUMMARY")
-    if summary and os.environ.get(OPT_OUT, "").lower() not in ("0", "false", "off", "no"):
-        with open(summary, "a", encoding="utf-8") as handle:
-            handle.write("\n" + text)
+    append_job_summary("\n" + text.rstrip("\n"))
     return ExitCode.PASS

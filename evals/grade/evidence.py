@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-from evals.jsonio import sha256_text
-from evals.outcome import Outcome
+from evals.core.jsonio import sha256_text
 from evals.scenario.params import Instance
+from evals.world.outcome import Outcome
 
 MAX_CHARS = 40_000
 

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from evals.grade.evidence import evidence_hash, prepare
-from evals.grade.judge import Judge, JudgePrompt, JudgeRequest, Verdict, load_prompt
+from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
-from evals.outcome import Outcome
 from evals.scenario.model import Scenario
+from evals.world.outcome import Outcome
 
 EXCERPT = 600
 
@@ -34,7 +34,7 @@ def _run_check(registry: Registry, ctx: GradeContext, name: str, params: dict[st
             check=name,
             passed=False,
             detail=f"grader error: {type(exc).__name__}: {exc}",
-            evidence="__error__",
+            grader_error=True,
         )
     return CheckOutcome(
         check=name, passed=result.passed, detail=result.detail, evidence=result.evidence[:EXCERPT]
@@ -50,7 +50,7 @@ class Pending:
     request: JudgeRequest
     evidence: str
 
-    def resolve(self, verdict: Verdict) -> PartGrade:
+    def resolve(self, verdict: Judgement) -> PartGrade:
         common: dict[str, Any] = {
             **self.base,
             "layer": 2,
@@ -99,7 +99,7 @@ def _layer_one(
                 **base, score=None, status="unscored", layer=1, reason=f"requires {required}: {prior.reason}"
             )
     outcomes = [_run_check(registry, ctx, ref.check, dict(ref.params)) for ref in part.checks]
-    errors = [c for c in outcomes if c.evidence == "__error__"]
+    errors = [c for c in outcomes if c.grader_error]
     if errors:
         return PartGrade(
             **base, score=None, status="unscored", layer=1, reason=errors[0].detail, checks=outcomes

@@ -9,17 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from evals.errors import BadInputError
-from evals.loading import FastLoader, read_data, validate
+from evals.core.errors import BadInputError
+from evals.core.loading import FastLoader, read_data, validate
+from evals.core.model import FrozenModel
+from evals.scenario.folder import ScenarioFolder
 
-LABELS_FILE = "labels.yaml"
+LABELS_FILE = ScenarioFolder.LABELS
 
 
-class Label(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class Label(FrozenModel):
     part: str
     evidence_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
     score: int = Field(ge=0)
@@ -27,9 +27,7 @@ class Label(BaseModel):
     why: str
 
 
-class LabelFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class LabelFile(FrozenModel):
     labels: list[Label] = Field(default_factory=list)
 
 

@@ -27,11 +27,12 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any
 
-from evals.errors import BadInputError
+from evals.core.errors import BadInputError
+from evals.scenario.folder import ScenarioFolder
 from evals.scenario.model import Scenario
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
-    from evals.outcome import Outcome
+    from evals.world.outcome import Outcome
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ class GradeContext:
         recorded = self.outcome.as_seeded()
         if recorded is not None:
             return recorded
-        from evals.world import outcome, seed
+        from evals.world.sandbox.seed import seed
+        from evals.world.sandbox.snapshot import outcome
 
         return outcome(seed(self.scenario, self.outcome.trial))
 
@@ -70,7 +72,7 @@ EvidenceFn = Callable[..., str]
 CHECK_MARK = "__evals_check__"
 EVIDENCE_MARK = "__evals_evidence__"
 SHORT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-SCENARIO_CHECKS_DIR = "checks"
+SCENARIO_CHECKS_DIR = ScenarioFolder.CHECKS
 
 
 def _short(name: str) -> str:

@@ -10,25 +10,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from evals.grade.judge._verdict import Verdict
+from evals.core.model import StrictModel
+from evals.grade.judge._judgement import Judgement
 
 PartStatus = Literal["passed", "failed", "unscored"]
 
 
-class CheckOutcome(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class CheckOutcome(StrictModel):
     check: str
     passed: bool
     detail: str
     evidence: str = ""
+    # The check itself raised: a grader bug, never the agent's failure, so its part is unscored.
+    # Written only when true, so a record holds it only where it happened.
+    grader_error: bool = Field(default=False, exclude_if=lambda crashed: not crashed)
 
 
-class PartGrade(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PartGrade(StrictModel):
     id: str
     criterion: str
     category: str
@@ -38,14 +38,12 @@ class PartGrade(BaseModel):
     layer: int = Field(description="1 when code decided, 2 when the judge did")
     reason: str
     checks: list[CheckOutcome] = Field(default_factory=list)
-    judge: Verdict | None = None
+    judge: Judgement | None = None
     evidence_sha256: str | None = None
     evidence_excerpt: str = ""
 
 
-class TrialGrade(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class TrialGrade(StrictModel):
     scenario: str
     trial: int
     parts: list[PartGrade]

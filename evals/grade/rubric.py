@@ -14,17 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
-from evals.errors import BadInputError
+from evals.core.errors import BadInputError
+from evals.core.loading import load_model
+from evals.core.model import FrozenModel
 from evals.grade.checks import VOCABULARY
 from evals.grade.registry import Registry, RegistryError, bad_params, load_scenario_checks
-from evals.loading import load_model
+from evals.scenario.folder import ScenarioFolder
 from evals.scenario.params import instance_zero
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+class Strict(FrozenModel):
+    model_config = ConfigDict(populate_by_name=True)
 
 
 class CheckRef(Strict):
@@ -46,7 +48,8 @@ class Part(Strict):
     requires: list[str] = Field(default_factory=list, description="parts whose layer 1 must pass first")
     judge: JudgeRef | None = None
     guard: bool = Field(
-        default=False, description="may never regress: its pass rate is gated on its own (evals/guards.py)"
+        default=False,
+        description="may never regress: its pass rate is gated on its own (evals/gate/guards.py)",
     )
 
     @model_validator(mode="after")
@@ -76,7 +79,6 @@ class Category(Strict):
 class Rubric(Strict):
     max_points: int = Field(gt=0)
     pass_threshold: int = Field(gt=0, description="a trial passes with total >= this")
-    borderline_threshold: int | None = None
     categories: dict[str, Category]
     criteria: list[Criterion] = Field(min_length=1)
     _registry: Registry = PrivateAttr(default=VOCABULARY)
@@ -116,7 +118,7 @@ class Rubric(Strict):
         return out
 
 
-RUBRIC_FILE = "rubric.yaml"
+RUBRIC_FILE = ScenarioFolder.RUBRIC
 
 
 def scenario_registry(scenario_dir: Path, vocabulary: Registry = VOCABULARY) -> Registry:

@@ -1,6 +1,10 @@
-"""Scenarios: folders of pure data (prompts, personas, emails, repo files, Notion pages, rubric)."""
+"""The scenario: what a user writes and the gate runs. A folder of pure data, loaded and validated in
+one place.
 
-from evals.scenario.load import list_scenarios, load_scenario
-from evals.scenario.model import Scenario
+    folder      `ScenarioFolder`: the one place that names a scenario folder's files
+    model       `Scenario` and its parts (personas, emails, pages, repo, prompts), frozen once loaded
+    params      parameterised scenarios: instance values drawn from a seed, `{{placeholders}}` filled
+    load        `load_scenario(dir, name, instance_seed) -> Scenario`, cross-file references checked
 
-__all__ = ["Scenario", "list_scenarios", "load_scenario"]
+Nothing is re-exported here (importing a name's module does not load the whole loader).
+"""

@@ -11,22 +11,17 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from evals.errors import BadInputError
-from evals.loading import describe_validation_error, read_data, validate
-from evals.replay_files import replay_path
+from evals.core.errors import BadInputError
+from evals.core.loading import describe_validation_error, read_data, validate
+from evals.core.suggest import did_you_mean
+from evals.scenario.folder import ScenarioFolder, list_scenarios
 from evals.scenario.model import Email, PageSpec, Scenario
 from evals.scenario.params import Instance, check_placeholders, draw, mask, parse_parameters
-from evals.suggest import did_you_mean
 
 M = TypeVar("M", bound=BaseModel)
 
-SCENARIO_FILE = "scenario.yaml"
-
-
-def list_scenarios(scenarios_dir: Path) -> list[str]:
-    if not scenarios_dir.is_dir():
-        return []
-    return sorted(p.name for p in scenarios_dir.iterdir() if (p / SCENARIO_FILE).is_file())
+SCENARIO_FILE = ScenarioFolder.META
+__all__ = ["list_scenarios", "load_scenario"]
 
 
 def _read_prompt(folder: Path, value: Any, field: str, instance: Instance) -> str:
@@ -89,8 +84,8 @@ def load_scenario(scenarios_dir: Path, name: str, instance_seed: int | None = No
         raise BadInputError(f"{meta_path}: prompts: expected a mapping with `system` and `task`")
     data = dict(meta)
     data["prompts"] = {k: _read_prompt(folder, prompts.get(k), k, instance) for k in ("system", "task")}
-    data["emails"] = _validate_list(Email, folder / "emails.yaml", instance)
-    data["pages"] = _validate_list(PageSpec, folder / "notion.yaml", instance)
+    data["emails"] = _validate_list(Email, ScenarioFolder(folder).emails, instance)
+    data["pages"] = _validate_list(PageSpec, ScenarioFolder(folder).notion, instance)
     repo_meta = meta.get("repo")
     repo: dict[str, Any] = repo_meta if isinstance(repo_meta, dict) else {}
     data["files"] = _read_repo_files(folder / str(repo.get("files_dir", "repo")), instance)
@@ -117,5 +112,5 @@ def _check_references(scenario: Scenario, folder: Path) -> None:
     if len(keys) != len(set(keys)):
         raise BadInputError(f"{folder / 'notion.yaml'}: duplicate page keys")
     for replay in scenario.offline_replays:
-        if not replay_path(folder, replay).is_file():
+        if not ScenarioFolder(folder).replay(replay).is_file():
             raise BadInputError(f"{folder / SCENARIO_FILE}: offline_replays: no replays/{replay}.yaml")

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
+from evals.core.model import FrozenModel
 from evals.scenario.params import Instance
 
 
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Persona(Strict):
+class Persona(FrozenModel):
     id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     name: str
     role: str
@@ -23,7 +20,7 @@ class Persona(Strict):
     )
 
 
-class Email(Strict):
+class Email(FrozenModel):
     """One seeded inbound message. `reply_to` names an earlier email to thread under."""
 
     id: str
@@ -34,7 +31,7 @@ class Email(Strict):
     reply_to: str | None = None
 
 
-class BlockSpec(Strict):
+class BlockSpec(FrozenModel):
     """A Notion block as scenario data. `key` lets graders find a block by meaning, not by position."""
 
     type: Literal[
@@ -63,7 +60,7 @@ class BlockSpec(Strict):
         return self
 
 
-class PageSpec(Strict):
+class PageSpec(FrozenModel):
     key: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     title: str
     path: list[str] = Field(default_factory=list, description="breadcrumb of parent pages")
@@ -71,7 +68,7 @@ class PageSpec(Strict):
     blocks: list[BlockSpec] = Field(default_factory=list)
 
 
-class RepoSpec(Strict):
+class RepoSpec(FrozenModel):
     owner: str
     name: str = Field(description="may contain {trial}; rendered per trial so trials never share a repo")
     default_branch: str = "main"
@@ -79,7 +76,7 @@ class RepoSpec(Strict):
     initial_commit_message: str = "Initial commit"
 
 
-class Prompts(Strict):
+class Prompts(FrozenModel):
     system: str
     task: str
 
@@ -90,7 +87,7 @@ SERVICES: tuple[Service, ...] = ("gmail", "github", "notion")
 TOOL_PREFIX: dict[str, Service] = {"GMAIL_": "gmail", "GITHUB_": "github", "NOTION_": "notion"}
 
 
-class Scenario(Strict):
+class Scenario(FrozenModel):
     """A loaded scenario: metadata from scenario.yaml plus the data files it points to.
 
     `tier` and `services` describe the task for suites and reports. Both may be omitted: services

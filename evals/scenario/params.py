@@ -31,17 +31,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, model_validator
 
-from evals.errors import BadInputError
-from evals.loading import describe_validation_error, read_data
+from evals.core.errors import BadInputError
+from evals.core.loading import describe_validation_error, read_data
+from evals.core.model import FrozenModel
+from evals.scenario.folder import ScenarioFolder
 
 PLACEHOLDER = re.compile(r"\{\{param:([A-Za-z0-9_.-]*)\}\}")
 NAME = r"^[a-z][a-z0-9_]*$"
 # Not rendered and not scanned: code (it reads the values itself), documentation for people, and
 # human labels (keyed by neutral evidence, the same for every instance).
-UNRENDERED_DIRS = {"checks", "probes", "__pycache__"}
-UNRENDERED_FILES = {"README.md", "labels.yaml"}
+UNRENDERED_DIRS = ScenarioFolder.UNRENDERED_DIRS
+UNRENDERED_FILES = ScenarioFolder.UNRENDERED_FILES
 
 # Shortest value `Instance.neutral` turns back into its placeholder in judged evidence.
 MIN_NEUTRAL = 3
@@ -50,10 +52,9 @@ Scalar = str | int | float | bool
 Choice = Scalar | dict[Annotated[str, Field(pattern=NAME)], Scalar]
 
 
-class IntRange(BaseModel):
+class IntRange(FrozenModel):
     """`{range: [LOW, HIGH]}`: an integer from LOW to HIGH inclusive; instance 0 takes LOW."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
     range: tuple[int, int]
 
     @model_validator(mode="after")
@@ -197,7 +198,7 @@ def check_placeholders(folder: Path, specs: dict[str, ParamSpec], meta_path: Pat
 def instance_zero(folder: Path) -> Instance:
     """Instance 0 of the task in `folder` (empty when it has no scenario.yaml or no parameters): what
     a caller that names no instance (the `scenarios` listing, a test) reads the files as."""
-    meta_path = folder / "scenario.yaml"
+    meta_path = ScenarioFolder(folder).meta
     if not meta_path.is_file():
         return Instance()
     template = read_data(meta_path, mask)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from evals.grade.registry import CheckResult
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
-    from evals.outcome import Outcome, RepoSnapshot
+    from evals.world.outcome import Outcome, RepoSnapshot
 
 # What one head shows a check: `look(label, files)`, its detail naming the head by its label.
 Look = Callable[[str, dict[str, str]], CheckResult]
@@ -47,10 +47,6 @@ def at_some_changed_head(outcome: Outcome, path: str, look: Look, expected: str 
     if not notes:
         return CheckResult(False, f"no pull request or push changed {path}")
     return CheckResult(False, (f"expected {expected}; " if expected else "") + "; ".join(notes), evidence)
-
-
-def pr_urls(outcome: Outcome) -> list[str]:
-    return [p.url for r in outcome.repos for p in r.pulls]
 
 
 def mentions_pr(text: str, outcome: Outcome) -> list[str]:

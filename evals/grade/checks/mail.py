@@ -20,7 +20,7 @@ from evals.grade.checks.common import mentions_pr
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
-    from evals.outcome import SentMail
+    from evals.world.outcome import SentMail
 
 BULLET = re.compile(r"^\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")
 NESTED = re.compile(r"^(?: {2,}|\t)\s*(?:[-*•▪◦–—]|\d{1,2}[.)])\s+\S")

@@ -14,9 +14,9 @@ from typing import Any
 
 import yaml
 
+from evals.core.loading import parse_yaml_all
 from evals.grade.checks.common import at_some_changed_head
 from evals.grade.registry import CheckResult, GradeContext, check
-from evals.loading import parse_yaml_all
 
 UNITS = {
     "": 1,

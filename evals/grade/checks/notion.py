@@ -17,7 +17,7 @@ from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
-    from evals.outcome import Block, Outcome, PageSnapshot
+    from evals.world.outcome import Block, Outcome, PageSnapshot
 
 HEADINGS = {"heading_1", "heading_2", "heading_3"}
 

@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from evals.grade.judge._cache import CachedJudge
     from evals.grade.judge._factory import make_judge
+    from evals.grade.judge._judgement import Judgement, Source, Status
     from evals.grade.judge._label import LabelJudge
     from evals.grade.judge._model import SAMPLING_API_VERSION, ModelJudge
     from evals.grade.judge._prompt import SYSTEM, JudgePrompt, fence, load_prompt
     from evals.grade.judge._protocol import Judge, JudgeRequest
     from evals.grade.judge._reply import parse_reply
-    from evals.grade.judge._verdict import Source, Status, Verdict
 
 # Each name is imported from its module on first use (PEP 562), so a command that only reads stored
 # verdicts (`compare` reads them on every part grade) does not import the model client, the cache
@@ -43,9 +43,9 @@ _HOME = {
     "Judge": "_protocol",
     "JudgeRequest": "_protocol",
     "parse_reply": "_reply",
-    "Source": "_verdict",
-    "Status": "_verdict",
-    "Verdict": "_verdict",
+    "Source": "_judgement",
+    "Status": "_judgement",
+    "Judgement": "_judgement",
 }
 
 __all__ = [
@@ -55,11 +55,11 @@ __all__ = [
     "Judge",
     "JudgePrompt",
     "JudgeRequest",
+    "Judgement",
     "LabelJudge",
     "ModelJudge",
     "Source",
     "Status",
-    "Verdict",
     "fence",
     "load_prompt",
     "make_judge",

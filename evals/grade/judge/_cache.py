@@ -15,11 +15,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from evals.core.jsonio import digest, sha256_text, write_json
+from evals.grade.judge._judgement import Judgement
 from evals.grade.judge._model import ModelJudge, decide_together
 from evals.grade.judge._prompt import SYSTEM
 from evals.grade.judge._protocol import JudgeRequest
-from evals.grade.judge._verdict import Verdict
-from evals.jsonio import digest, sha256_text, write_json
 
 
 class CachedJudge:
@@ -35,7 +35,7 @@ class CachedJudge:
     def model(self) -> str:
         return self.inner.model
 
-    def decide_all(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def decide_all(self, requests: list[JudgeRequest]) -> list[Judgement]:
         return decide_together(self.decide, requests, self.inner.concurrency)
 
     def cache_key(self, request: JudgeRequest) -> dict[str, str]:
@@ -49,7 +49,7 @@ class CachedJudge:
             "request_sha256": sha256_text(f"{SYSTEM}\n\n{request.text}"),
         }
 
-    def decide(self, request: JudgeRequest) -> Verdict:
+    def decide(self, request: JudgeRequest) -> Judgement:
         """The cached verdict when this exact question was answered before, else the model's."""
         key = self.cache_key(request)
         path = self.cache_dir / f"{digest(key)}.json"
@@ -68,11 +68,11 @@ class CachedJudge:
             return self._key_locks.setdefault(name, threading.Lock())
 
 
-def _read(key: dict[str, str], path: Path) -> Verdict | None:
+def _read(key: dict[str, str], path: Path) -> Judgement | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("key") != key:
             return None
-        return Verdict.model_validate({**data["verdict"], "source": "cache", "usage": {}})
+        return Judgement.model_validate({**data["verdict"], "source": "cache", "usage": {}})
     except (OSError, json.JSONDecodeError, ValidationError, TypeError, KeyError, AttributeError):
         return None  # unreadable or foreign entry: ask again and overwrite it

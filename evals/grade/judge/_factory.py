@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from evals.config import JudgeConfig
+from evals.core.config import JudgeConfig
 from evals.grade.judge._cache import CachedJudge
 from evals.grade.judge._label import LabelJudge
 from evals.grade.judge._model import ModelJudge

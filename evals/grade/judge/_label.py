@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from evals.grade.judge._judgement import Judgement
 from evals.grade.judge._protocol import JudgeRequest
-from evals.grade.judge._verdict import Verdict
 from evals.grade.labels import Label
 
 
@@ -21,20 +21,20 @@ class LabelJudge:
     def __init__(self, labels: Mapping[tuple[str, str], Label]) -> None:
         self.labels = labels
 
-    def decide_all(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def decide_all(self, requests: list[JudgeRequest]) -> list[Judgement]:
         return [self.decide(r) for r in requests]
 
-    def decide(self, request: JudgeRequest) -> Verdict:
+    def decide(self, request: JudgeRequest) -> Judgement:
         label = self.labels.get((request.part, request.evidence_sha))
         if label is not None:
-            return Verdict(
+            return Judgement(
                 status="scored",
                 source="label",
                 score=min(label.score, request.points),
                 critique=f"{label.by}: {label.why}",
                 prompt_version=request.prompt.version,
             )
-        return Verdict(
+        return Judgement(
             status="unavailable",
             source="none",
             critique=f"no ANTHROPIC_API_KEY and no human label for {request.part} "

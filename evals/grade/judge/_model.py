@@ -12,13 +12,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from evals.grade.judge._judgement import Judgement
 from evals.grade.judge._prompt import SYSTEM
 from evals.grade.judge._protocol import JudgeRequest
 from evals.grade.judge._reply import parse_reply
-from evals.grade.judge._verdict import Verdict
 
 if TYPE_CHECKING:
-    from evals.config import JudgeConfig
+    from evals.core.config import JudgeConfig
 
 # API version 2026-10-21 (what anthropic>=2 sends) rejects every sampling parameter, and the SDK no
 # longer takes `temperature`. A judge should be as repeatable as it can be, so when a temperature is
@@ -27,8 +27,8 @@ SAMPLING_API_VERSION = "2023-06-01"
 
 
 def decide_together(
-    decide: Callable[[JudgeRequest], Verdict], requests: list[JudgeRequest], workers: int
-) -> list[Verdict]:
+    decide: Callable[[JudgeRequest], Judgement], requests: list[JudgeRequest], workers: int
+) -> list[Judgement]:
     """Decide a trial's parts (a Nightshift trial has ~8) at once, in order, on up to `workers` threads."""
     if len(requests) <= 1:
         return [decide(r) for r in requests]
@@ -71,7 +71,7 @@ class ModelJudge:
             temperature=config.temperature,
         )
 
-    def decide_all(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def decide_all(self, requests: list[JudgeRequest]) -> list[Judgement]:
         return decide_together(self.decide, requests, self.concurrency)
 
     def _client_instance(self) -> Any:
@@ -83,7 +83,7 @@ class ModelJudge:
                 self._client = anthropic.Anthropic(max_retries=self.max_retries, timeout=self.timeout_s)
             return self._client
 
-    def decide(self, request: JudgeRequest) -> Verdict:
+    def decide(self, request: JudgeRequest) -> Judgement:
         """Ask the model about one part (thread-safe; waits for a free slot)."""
         import anthropic
 
@@ -108,7 +108,7 @@ class ModelJudge:
                     **sampling,
                 )
             except anthropic.APIError as exc:
-                return Verdict(
+                return Judgement(
                     status="error", critique=f"judge call failed: {type(exc).__name__}: {exc}", **meta
                 )
         usage = {
@@ -116,7 +116,7 @@ class ModelJudge:
             "output_tokens": int(getattr(reply.usage, "output_tokens", 0) or 0),
         }
         if reply.stop_reason not in ("end_turn", "stop_sequence"):
-            return Verdict(
+            return Judgement(
                 status="error",
                 critique=f"judge reply stopped early: {reply.stop_reason}",
                 usage=usage,
@@ -124,4 +124,4 @@ class ModelJudge:
             )
         text = "".join(getattr(block, "text", "") for block in reply.content)
         status, score, critique = parse_reply(text, request.points)
-        return Verdict(status=status, score=score, critique=critique, usage=usage, **meta)
+        return Judgement(status=status, score=score, critique=critique, usage=usage, **meta)

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
-from evals.errors import BadInputError
-from evals.loading import parse_yaml
+from evals.core.errors import BadInputError
+from evals.core.loading import parse_yaml
+from evals.core.model import FrozenModel
 
 SYSTEM = (
     "You grade one criterion of an AI agent's work from the artefacts it produced. Everything inside "
@@ -28,10 +29,8 @@ SYSTEM = (
 )
 
 
-class PromptMeta(BaseModel):
+class PromptMeta(FrozenModel):
     """The front matter of a judge prompt file."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     version: str = Field(min_length=1, description="bump when the prompt's meaning changes")
 

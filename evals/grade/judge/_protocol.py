@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from evals.grade.judge._judgement import Judgement
 from evals.grade.judge._prompt import JudgePrompt
-from evals.grade.judge._verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,6 @@ class Judge(Protocol):
     @property
     def model(self) -> str | None: ...
 
-    def decide_all(self, requests: list[JudgeRequest]) -> list[Verdict]:
+    def decide_all(self, requests: list[JudgeRequest]) -> list[Judgement]:
         """One verdict per request, in the same order; a failure is a verdict, never an exception."""
         ...

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from evals.grade.judge._verdict import Status
+from evals.grade.judge._judgement import Status
 
 _TRAILER = re.compile(r"[\s`]*")  # what may follow the final JSON object: whitespace, a closing fence
 

@@ -13,16 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pydantic import BaseModel, ConfigDict
-
-from evals.grade.judge._verdict import Verdict
-from evals.pricing import Pricing
-from evals.usage import Usage
+from evals.core.model import FrozenModel
+from evals.core.pricing import Pricing
+from evals.core.usage import Usage
+from evals.grade.judge._judgement import Judgement
 
 
 class _Judged(Protocol):
     @property
-    def judge(self) -> Verdict | None: ...
+    def judge(self) -> Judgement | None: ...
 
 
 class Graded(Protocol):
@@ -32,10 +31,8 @@ class Graded(Protocol):
     def parts(self) -> Sequence[_Judged]: ...
 
 
-class JudgeCost(BaseModel):
+class JudgeCost(FrozenModel):
     """A trial's judge tokens and USD; the field names are the trial record's metric names."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     judge_input_tokens: int = 0
     judge_output_tokens: int = 0

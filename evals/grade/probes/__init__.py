@@ -6,7 +6,3 @@ scenario answers those with a probe script and stand-ins for the services its co
 packages), both in its own folder; this package only runs them, in a child process so the agent's
 code never runs inside the grader.
 """
-
-from evals.grade.probes.runner import RESULTS, ProbeCache, ProbeRequest, ProbeResult, run_probe
-
-__all__ = ["RESULTS", "ProbeCache", "ProbeRequest", "ProbeResult", "run_probe"]

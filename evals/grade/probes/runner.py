@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from evals.jsonio import digest, sha256_text
+from evals.core.jsonio import digest, sha256_text
 
 TIMEOUT_S = 20.0
 CACHED_RESULTS = 32

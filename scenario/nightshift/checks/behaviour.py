@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.grade.checks.common import at_some_changed_head
-from evals.grade.probes import ProbeRequest, ProbeResult
+from evals.grade.probes.runner import ProbeRequest, ProbeResult
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"

@@ -1,0 +1,9 @@
+"""Writing and checking scenarios: the tools a scenario's author uses, never the gate itself.
+
+    scaffold        `evals new-scenario`: the smallest scenario folder that loads
+    check           `evals check-scenario`: reference at full marks, each wrong replay loses its parts
+    replay_sandbox  one replay played in a fresh sandbox world, for `check` and `calibrate`
+    calibrate       `evals calibrate`: how often the model judge agrees with the human labels
+
+Nothing is re-exported here.
+"""

@@ -1,0 +1,36 @@
+"""Errors that end a command, each carrying its exit code (README "Exit codes").
+
+Every command exits with one of: 0 pass, 1 regression, 2 usage or bad input, 3 infrastructure error,
+4 not comparable. Raising one of these types is the only way code below the CLI picks an exit code,
+so the mapping lives in exactly one place.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    PASS = 0
+    REGRESSION = 1
+    BAD_INPUT = 2
+    INFRASTRUCTURE = 3
+    NOT_COMPARABLE = 4
+
+
+class EvalError(Exception):
+    """Base class: a message meant for the user and the exit code it implies."""
+
+    exit_code: ExitCode = ExitCode.INFRASTRUCTURE
+
+
+class BadInputError(EvalError):
+    """A config, scenario, baseline or argument the user supplied is wrong. Names the file and field."""
+
+    exit_code = ExitCode.BAD_INPUT
+
+
+class InfrastructureError(EvalError):
+    """Something outside the agent failed (API down after retries, disk full): never a regression."""
+
+    exit_code = ExitCode.INFRASTRUCTURE

@@ -1,0 +1,78 @@
+"""When the adaptive loop looks at the data, and what each look may decide (a group-sequential rule).
+
+`run` starts with `trials` per scenario and looks; while the verdict is undecided it adds trials up
+to the next look (`gate.min_trials`, then every `gate.look_every` trials, capped at
+`gate.max_trials`) and looks again.
+Every look is another chance for noise to cross a line, so the lines are those of a
+Haybittle–Peto design: an *interim* look calls a regression only past a much stricter interval
+(`gate.interim_confidence`, 99.8%); the last look uses the gate's own `gate.confidence`. The
+interim looks then spend almost none of the false-alarm rate, and the simulation (evals/gate/simulate.py)
+measures the whole rule.
+
+A look stops the run when the answer is already clear either way:
+- the gate's interval lies wholly below −threshold (a clear regression) or wholly above it (a clear
+  pass);
+- the interim regression line is crossed;
+- the drop stays within the threshold by a margin (`gate.pass_confidence`: the interval at that
+  narrower confidence lies wholly above −threshold), so a real drop past the threshold would rarely
+  look like this; most unchanged PRs stop at their first look.
+
+Trials are never added to a run with no spread of its own: a deterministic agent (replays), or k ≥ 2
+trials of each scenario with identical totals. More of the same number would tell nothing new.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from evals.core.config import GateConfig
+from evals.gate.stats import Estimate
+
+Look = Literal["pass", "regression", "undecided"]
+
+
+def next_look(k: int, gate: GateConfig) -> int:
+    """The k of the next look after one at k: `min_trials`, then every `look_every` trials, never
+    past `max_trials`."""
+    return min(gate.max_trials, max(gate.min_trials, k + gate.look_every))
+
+
+def looks(start: int, gate: GateConfig) -> list[int]:
+    """Every k at which a run that starts at `start` may look (the schedule is fixed in advance,
+    never chosen from the data, so the boundaries mean what they say)."""
+    out = [start]
+    while out[-1] < gate.max_trials:
+        out.append(next_look(out[-1], gate))
+    return out
+
+
+def own_spread(estimate: Estimate) -> bool | None:
+    """Whether the run's own trials vary: None when no scenario has two run trials to tell."""
+    measured = [c for c in estimate.clusters if c.n_run > 1 and not c.borrowed]
+    if not measured:
+        return None
+    return any(c.var_run > 0 for c in measured)
+
+
+def regression_at(estimate: Estimate, allowed_drop: float, confidence: float) -> bool:
+    """The gate's regression line: Δ past −threshold and the interval's upper end below 0."""
+    return estimate.delta < -allowed_drop and estimate.interval(confidence)[1] < 0
+
+
+def look(estimate: Estimate, allowed_drop: float, gate: GateConfig) -> Look:
+    """What an interim look decides about the total."""
+    low, high = estimate.interval(gate.confidence)
+    if high < -allowed_drop or regression_at(estimate, allowed_drop, gate.interim_confidence):
+        return "regression"
+    if low > -allowed_drop or estimate.interval(gate.pass_confidence)[0] > -allowed_drop:
+        return "pass"
+    return "undecided"
+
+
+def no_more_needed(estimate: Estimate, deterministic: bool) -> str | None:
+    """Why this run earns no adaptive trials whatever its numbers say (None: it may)."""
+    if deterministic:
+        return "the agent is deterministic"
+    if own_spread(estimate) is False:
+        return "the run's trials have no spread"
+    return None

@@ -1,0 +1,117 @@
+"""The one sticky PR comment: find ours by the report's hidden marker and edit it, else create it.
+
+A new comment on every run would bury the review thread, so there is exactly one per PR: the first
+comment that is ours is edited in place, and any later duplicates of ours (two jobs racing) are
+deleted. "Ours" means it starts with `report.MARKER` *and* was written by the token's own user or
+by `github-actions[bot]`: anyone can type or quote the marker, and a person's comment is never
+edited or deleted. `GET /user` names the token's user; an Actions token is an installation token,
+for which GitHub answers 403 there, and its comments are written by `github-actions[bot]`.
+PR comments are issue comments in GitHub's API. A 403 on a write is what a fork PR's read-only
+token gets: that is a warning pointing at the job summary (which holds the same report).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from github import Github
+    from github.IssueComment import IssueComment
+
+from evals.core.errors import BadInputError, InfrastructureError
+from evals.report.markdown import MARKER
+
+DEFAULT_API_URL = "https://api.github.com"
+COMMENT_LIMIT = 65_536  # GitHub rejects longer comment bodies
+ACTIONS_BOT = "github-actions[bot]"  # who writes with a workflow's GITHUB_TOKEN
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    action: Literal["created", "updated", "forbidden"]
+    url: str = ""
+    removed_duplicates: int = 0
+    message: str = ""
+
+
+def job_summary_url() -> str:
+    """Link to this Actions run (its job summary holds the report), when running in Actions."""
+    server, repo, run = (
+        os.environ.get(k) for k in ("GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_RUN_ID")
+    )
+    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
+
+
+def sticky_body(report: str) -> str:
+    body = report if MARKER in report else f"{MARKER}\n{report}"
+    if len(body) > COMMENT_LIMIT:  # report.render caps at 65,000; a hand-edited report might not
+        body = body[: COMMENT_LIMIT - 80] + "\n\n_Truncated to GitHub's comment limit._\n"
+    return body
+
+
+def token_login(gh: Github) -> str | None:
+    """The login of the token's own user, or None for an installation token (GitHub: 403 on /user)."""
+    from github import GithubException
+
+    try:
+        return gh.get_user().login
+    except GithubException as exc:
+        if exc.status in (403, 404):
+            return None
+        raise
+
+
+def is_ours(comment: IssueComment, own_login: str | None) -> bool:
+    """A comment we may edit or delete: it starts with the marker and we wrote it."""
+    if not (comment.body or "").lstrip().startswith(MARKER):
+        return False
+    user = comment.user
+    if user is None:
+        return False
+    if own_login is not None and user.login == own_login:
+        return True
+    return user.login == ACTIONS_BOT and user.type == "Bot"
+
+
+def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
+    """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
+    # PyGithub loads in a fifth of a second; only this command pays for it, not every CLI start.
+    from github import Auth, Github, GithubException
+    from requests.exceptions import RetryError
+
+    # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
+    gh = Github(
+        auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
+    )
+    body = sticky_body(report)
+    try:
+        issue = gh.get_repo(repo).get_issue(pr)
+        own_login = token_login(gh)
+        ours = [c for c in issue.get_comments() if is_ours(c, own_login)]
+        if not ours:
+            created = issue.create_comment(body)
+            return CommentResult("created", created.html_url)
+        ours[0].edit(body)
+        for duplicate in ours[1:]:
+            duplicate.delete()
+        return CommentResult("updated", ours[0].html_url, len(ours) - 1)
+    except GithubException as exc:
+        message = exc.data.get("message", "") if isinstance(exc.data, dict) else str(exc.data)
+        if exc.status == 403:
+            return CommentResult("forbidden", message=message or "forbidden")
+        if exc.status == 401:
+            raise BadInputError(f"GitHub refused the token (401): {message}") from exc
+        if exc.status == 404:
+            raise BadInputError(f"{repo}#{pr}: not found, or not visible to the token (404)") from exc
+        raise InfrastructureError(f"GitHub comment failed: {exc.status} {message}") from exc
+    except RetryError as exc:  # PyGithub retries 5xx; what is left is GitHub answering, with errors
+        raise InfrastructureError(
+            f"GitHub answered with server errors (5xx) at {api_url or DEFAULT_API_URL} after retries; "
+            f"the comment was not posted (the report is in report.md); re-run the job later: {exc}"
+        ) from exc
+    except OSError as exc:
+        raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
+    finally:
+        gh.close()

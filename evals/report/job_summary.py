@@ -1,0 +1,60 @@
+"""The job summary and annotations of a GitHub Actions run: where the report shows even when the PR
+comment cannot be posted (a read-only token, a fork).
+
+Outside Actions ($GITHUB_STEP_SUMMARY unset) nothing is written: no stray `::error` lines in a
+terminal. A step that is followed by another step writing the same report sets
+EVALS_JOB_SUMMARY=0, so the page shows it once (GITHUB_* variables cannot be unset).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from evals.gate.verdict import Verdict
+
+OPT_OUT = "EVALS_JOB_SUMMARY"
+
+
+def enabled() -> bool:
+    """In Actions, and not opted out for this step."""
+    return bool(os.environ.get("GITHUB_STEP_SUMMARY")) and os.environ.get(OPT_OUT, "").lower() not in (
+        "0",
+        "false",
+        "off",
+        "no",
+    )
+
+
+def append_job_summary(text: str) -> bool:
+    """Append `text` to the job summary when enabled; return whether it was written."""
+    if not enabled():
+        return False
+    with open(os.environ["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as handle:
+        handle.write(text + "\n")
+    return True
+
+
+def _escape(text: str) -> str:
+    """A workflow command's message: the runner's own escapes, so it stays one command."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def publish(report: str, gate: Verdict, stream: TextIO | None = None) -> None:
+    """In GitHub Actions ($GITHUB_STEP_SUMMARY set): append the report to the job summary and turn
+    the verdict's reasons into annotations. Outside Actions, nothing (no stray `::error` lines).
+
+    A workflow whose `run` step is followed by a separate `compare` step sets EVALS_JOB_SUMMARY=0 on
+    the first, so the page shows the report and its annotations once (GITHUB_* cannot be unset)."""
+    if not append_job_summary(report):
+        return
+    out = stream or sys.stdout
+    level = {"regression": "error", "not-comparable": "error", "error": "error", "inconclusive": "warning"}
+    kind = level.get(gate.verdict)
+    if kind:
+        for reason in gate.reasons:
+            out.write(f"::{kind} title=Agent evals - {gate.verdict}::{_escape(reason)}\n")
+    for notice in gate.notices:
+        out.write(f"::notice title=Agent evals::{_escape(notice)}\n")
+    out.flush()

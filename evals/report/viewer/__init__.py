@@ -1,0 +1,53 @@
+"""The run viewer: one self-contained viewer.html per run directory (`python -m evals view --run DIR`).
+
+The report says what moved; the viewer shows why: tasks grouped by tier with their pass rates; per
+trial, the model's turns and tool calls with arguments and results, every rubric part with its
+status, layer, reason, evidence and critique, and what the agent left behind (PR diffs, Notion blocks
+against their seeded text, mail). One file, data inlined (`evals.report.viewer.pack`: a plain part for the
+first paint, the trials' details gzip-packed), plain JS and CSS, no network: it opens from file://
+and from a downloaded artifact alike. Stable anchors (`#nightshift/3/C7`) let the report and the PR
+comment link into it.
+
+Nothing an agent wrote is ever parsed as HTML: the data blocks are inert (escaped JSON, base64) and
+the page builds its DOM with `textContent` only. The data is redacted of known secrets once more
+before it is packed: a packed page cannot be searched for a leaked value byte by byte, as the run's
+other files are.
+"""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from evals.core.redact import redact
+from evals.report.viewer.data import run_view
+from evals.report.viewer.pack import pack, unpack
+
+PAGE = "viewer.html"
+_PLAIN_SLOT = "/*__RUN_DATA__*/"
+_PACKED_SLOT = "__RUN_PACKED__"
+_BLOCK = r'<script type="{type}" id="{id}"[^>]*>(.*?)</script>'
+
+
+def render_page(data: dict[str, Any]) -> str:
+    """The page with `data` inlined (see `evals.report.viewer.pack`)."""
+    plain, packed = pack(redact(data))
+    template = resources.files("evals.report.viewer").joinpath("page.html").read_text(encoding="utf-8")
+    head, tail = template.split(_PLAIN_SLOT, 1)
+    return head + plain + tail.replace(_PACKED_SLOT, packed, 1)
+
+
+def read_page(page: str) -> dict[str, Any]:
+    """The data a viewer.html holds, as `render_page` was given it (redacted)."""
+    (plain,) = re.findall(_BLOCK.format(type="application/json", id="run-data"), page, re.S)
+    (packed,) = re.findall(_BLOCK.format(type="application/octet-stream", id="run-packed"), page, re.S)
+    return unpack(plain, packed)
+
+
+def write_viewer(run_dir: Path) -> Path:
+    """Write viewer.html into the run directory and return its path."""
+    out = run_dir / PAGE
+    out.write_text(render_page(run_view(run_dir)), encoding="utf-8")
+    return out

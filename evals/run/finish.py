@@ -1,0 +1,78 @@
+"""The back half of every command that ends in a verdict: reopen a stored run with its eval
+definition, summarise it, write summary.json and report.md, print the verdict line.
+
+`run`, `compare`, `grade`, `merge` and the PR's verdict all end here, so a verdict is computed,
+written and printed one way whichever command asked for it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from evals.core.errors import ExitCode
+from evals.core.project import load_project
+from evals.core.redact import redact, redact_text
+from evals.core.untrusted import console_line
+from evals.definition import EvalDefinition, load_definition
+from evals.gate.summary import Summary
+from evals.records.model import RunMeta
+from evals.records.rundir import RunDir
+from evals.report.job_summary import publish
+from evals.report.markdown import render
+
+
+def reopen(
+    rd: RunDir, config: Path | None = None, baseline: Path | None = None, *, with_judge: bool = False
+) -> tuple[EvalDefinition, RunMeta]:
+    """The eval definition a stored run is compared under, from its run.json: scenarios and config,
+    never the agent, so this works without any model key whatever agent made the run. Only `grade`,
+    which judges again, asks for the judge. `config` is --config (None: the nearest evals.yaml)."""
+    meta = rd.read_meta()
+    loaded, project = load_project(config)
+    definition = load_definition(
+        project, loaded, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
+    )
+    return definition, meta
+
+
+def write_outputs(rd: RunDir, summary: Summary) -> Path:
+    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
+    annotations, so the verdict is visible even where the PR comment cannot be posted."""
+    rd.write_summary(summary)
+    report = rd.write_report(render(summary))
+    verdict = summary.verdict_of()
+    publish(report.read_text(encoding="utf-8"), type(verdict).model_validate(redact(verdict.model_dump())))
+    return report
+
+
+def verdict_line(summary: Summary) -> str:
+    total = summary.total
+    mean = "–" if total.mean is None else f"{total.mean:.2f}"
+    line = f"Verdict: {summary.verdict} · total {mean} / {total.max}"
+    if total.delta is not None and total.baseline is not None and total.compared is not None:
+        shared = "" if total.compared == total.mean else f"; {total.compared:.2f} on the parts both scored"
+        line += f" (baseline {total.baseline:.2f}{shared}, Δ {total.delta:+.2f})"
+    return line
+
+
+def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
+    """Aggregate, gate, write summary.json and report.md, print the verdict; return its exit code."""
+    return conclude(definition, rd, meta).verdict_of().exit_code
+
+
+def conclude(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> Summary:
+    """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed)."""
+    summary = definition.summarise(rd.read_records(), meta)
+    report = write_outputs(rd, summary)
+    print(redact_text(verdict_line(summary)))
+    for line in summary.reasons + summary.notices:
+        print(f"  {console_line(redact_text(line))}")
+    if summary.run.spent_usd is not None:
+        limit = summary.run.budget_usd
+        print(
+            f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
+        )
+    print(f"Report: {report}")
+    sys.stdout.flush()
+    return summary

@@ -1,0 +1,39 @@
+"""Grade a stored run again from its outcomes, without running the agent again (`evals grade`).
+
+A changed check or judge prompt is tried on the trials a run already has: each graded trial's
+outcome is graded by this definition and its record appended again (a later line wins), so the
+old grade stays in the file's history and `compare` reads the new one.
+"""
+
+from __future__ import annotations
+
+from evals.core.errors import BadInputError
+from evals.definition import EvalDefinition
+from evals.grade.grader import grade
+from evals.grade.judge.cost import judge_cost
+from evals.records.rundir import RunDir
+from evals.world.outcome import Outcome
+
+
+def regrade(definition: EvalDefinition, rd: RunDir) -> int:
+    """Re-grade every finished trial of the run in place; return how many were graded."""
+    count = 0
+    for record in rd.read_records():
+        if record.status != "ok":
+            continue
+        loaded = definition.scenarios[record.scenario]
+        snap = rd.read_trial(record.scenario, record.trial, "outcome", Outcome)
+        if snap is None:
+            where = rd.trial_file(record.scenario, record.trial, "outcome")
+            raise BadInputError(
+                f"{where}: missing; cannot re-grade trial {record.trial} (copy the whole run directory, "
+                "or run the trial again with `evals run --resume`)"
+            )
+        graded = grade(snap, loaded.scenario, loaded.rubric, loaded.judge, loaded.folder)
+        rd.write_trial(record.scenario, record.trial, "grade", graded.model_dump(mode="json"))
+        judged = judge_cost(graded, definition.pricing).model_dump()
+        rd.append_record(
+            record.model_copy(update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)})
+        )
+        count += 1
+    return count

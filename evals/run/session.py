@@ -1,0 +1,104 @@
+"""A run from start to verdict: plan it, run its trials (and the adaptive extras the gate asks
+for, within the cost budget), resume it after an interruption, then finish it (evals/run/finish.py).
+
+`evals run` is argument parsing over `start` and `resume`; everything a run decides is here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from evals.core.config import Config
+from evals.core.errors import BadInputError, ExitCode
+from evals.records.model import RunMeta
+from evals.records.rundir import RunDir
+from evals.run.budget import Spend, estimate_line
+from evals.run.finish import finish
+from evals.run.merge import slice_trials
+from evals.run.runner import Plan, plan, progress_bar, run_meta, run_trials, trials_to_add
+
+
+def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
+    """A new run of plan `p` into `out` (refused when `out` already holds one), to its verdict."""
+    rd = RunDir(out)
+    if rd.has_results():
+        raise BadInputError(
+            f"{out}: already holds a run; choose another --out, or finish that one with "
+            f"`evals run --resume {out}`"
+        )
+    meta = run_meta(p)
+    indices = slice_trials(trial_slice, p.trials) if trial_slice else None
+    meta.trial_slice = trial_slice
+    rd.write_meta(meta)
+    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {out}", file=sys.stderr)
+    print(cost_estimate(p), file=sys.stderr)
+    run_to_verdict(p, rd, meta, indices)
+    return finish(p.definition, rd, meta)
+
+
+def cost_estimate(p: Plan) -> str:
+    d = p.definition
+    return estimate_line(d.baseline, list(p.scenarios), p.trials, d.config.gate.max_trials, p.budget_usd)
+
+
+def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None) -> None:
+    """Run the trials still missing, then any adaptive extra trials the gate asks for, within the
+    cost budget: once the spend reaches it no trial starts, and run.json says the budget ended the run."""
+    spend = Spend(p.budget_usd, sum(r.metrics.total_cost_usd for r in rd.read_records()))
+    with progress_bar() as progress:
+        asyncio.run(run_trials(p, rd, progress, indices, spend))
+        # Adaptive trials: while the verdict is undecided, up to the next look (evals/gate/sequential.py),
+        # at most gate.max_trials, never past the cost budget. Not for shards.
+        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)) > 0:
+            meta.trials_started = meta.trials_started or p.trials
+            p.trials += extra
+            meta.trials = p.trials
+            meta.trials_budget = p.definition.config.gate.max_trials
+            rd.write_meta(meta)
+            asyncio.run(run_trials(p, rd, progress, spend=spend))
+    meta.spent_usd = round(spend.spent, 6)
+    if p.budget_usd is not None:
+        meta.budget_usd = p.budget_usd
+        wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
+        meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
+    rd.write_meta(meta)
+
+
+def resume(
+    rd: RunDir, project: Path, config: Config, baseline: Path | None, concurrency: int | None
+) -> ExitCode:
+    """Rerun only what an interrupted run is missing, with the settings stored in its run.json.
+
+    Trials already in results.jsonl with status ok are kept; missing and infrastructure-errored ones
+    run again (a later line for the same trial wins). Refuses a directory that is not a run, and a run
+    whose agent has changed since, because mixing two agents' trials would score neither.
+    """
+    meta = rd.read_meta()
+    rd.repair_results()
+    p = plan(
+        project,
+        config,
+        scenarios=meta.scenarios,
+        agent=meta.agent_spec,
+        trials=meta.trials,
+        baseline=baseline,
+        concurrency=concurrency,
+        world=meta.world,
+        budget_usd=meta.budget_usd,
+        instance_seed=meta.instance_seed,
+    )
+    now = run_meta(p)
+    for key in ("agent", "agent_config_hash"):
+        if getattr(meta, key) != getattr(now, key):
+            raise BadInputError(
+                f"{rd.path}: the agent changed since this run started "
+                f"({key}: {getattr(meta, key)} -> {getattr(now, key)}); start a new run instead"
+            )
+    indices = slice_trials(meta.trial_slice, p.trials) if meta.trial_slice else None
+    meta.resumed = [*meta.resumed, now.started]
+    rd.write_meta(meta)
+    print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {rd.path}", file=sys.stderr)
+    run_to_verdict(p, rd, meta, indices)
+    return finish(p.definition, rd, meta)

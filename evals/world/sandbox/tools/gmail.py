@@ -1,0 +1,406 @@
+"""Gmail tools over the sandbox mailbox, with Composio's slugs, parameters, defaults and result shapes.
+
+Parameters follow Composio's Gmail toolkit (tests/fixtures/composio/tools.json holds the schemas).
+GMAIL_SEND_EMAIL is not in the public dumps; its parameters are confirmed against a copy of
+Composio's Gmail docs page (tfcbot/flowslash-agent at b6632bd), which has `subject` optional, and
+its result is modelled on GMAIL_REPLY_TO_THREAD's. `verbose` and `ids_only` on GMAIL_FETCH_EMAILS
+come from toolkit versions newer than the dump (that docs page lists both): their names are
+confirmed, their effect is modelled.
+
+A message is Composio's: `messageId`, `threadId`, `labelIds`, `sender`, `to`, `subject`,
+`messageTimestamp`, `messageText`, `preview` and `attachmentList`, plus `payload`, the Gmail API
+message part with every header (From, To, Cc, Bcc on sent mail, Subject, Date, Message-ID,
+In-Reply-To, References...) and the body as text/plain and text/html parts, base64url-encoded.
+There is no `cc` field: Cc is a header, as live (the sandbox keeps Bcc recipients with Cc). As on
+Composio, GMAIL_FETCH_EMAILS returns one message unless `max_results` says otherwise, and a whole
+mailbox with payloads is large.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import shlex
+from collections.abc import Callable
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
+
+from evals.world.sandbox.model import Message, World
+from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+
+TOOLS = Toolkit("gmail")
+tool = TOOLS.tool
+
+HIDDEN = {"TRASH", "SPAM"}
+MAIL_DOMAIN = "mail.sandbox.example"
+Detail = Literal["full", "metadata", "minimal", "none"]
+
+
+def _b64url(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode().rstrip("=")
+
+
+def _date(stamp: str) -> str:
+    return format_datetime(datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC))
+
+
+def headers(message: Message) -> list[dict[str, str]]:
+    """The message's headers as Gmail lists them (name, value), in the order a mail client writes."""
+    out = [
+        ("MIME-Version", "1.0"),
+        ("Date", _date(message.timestamp)),
+        ("Message-ID", f"<{message.id}@{MAIL_DOMAIN}>"),
+        ("Subject", message.subject),
+        ("From", message.sender),
+        ("To", ", ".join(message.to)),
+    ]
+    if message.cc:
+        out.append(("Cc", ", ".join(message.cc)))
+    if message.in_reply_to:
+        reference = f"<{message.in_reply_to}@{MAIL_DOMAIN}>"
+        out += [("In-Reply-To", reference), ("References", reference)]
+    out.append(("Content-Type", 'multipart/alternative; boundary="sandbox"'))
+    return [{"name": name, "value": value} for name, value in out]
+
+
+def payload(message: Message, detail: Detail) -> dict[str, Any] | None:
+    """The Gmail API message part: headers, and (full) the body as plain text and HTML parts."""
+    if detail in ("minimal", "none"):
+        return None
+    part: dict[str, Any] = {
+        "partId": "",
+        "mimeType": "multipart/alternative",
+        "filename": "",
+        "headers": headers(message),
+        "body": {"size": 0},
+    }
+    if detail == "full":
+        markup = '<div dir="ltr">' + html.escape(message.body).replace("\n", "<br>") + "</div>"
+        part["parts"] = [
+            {
+                "partId": str(index),
+                "mimeType": mime,
+                "filename": "",
+                "headers": [{"name": "Content-Type", "value": f'{mime}; charset="UTF-8"'}],
+                "body": {"size": len(text.encode()), "data": _b64url(text)},
+            }
+            for index, (mime, text) in enumerate([("text/plain", message.body), ("text/html", markup)])
+        ]
+    return part
+
+
+def snippet(message: Message) -> str:
+    return " ".join(message.body.split())[:200]
+
+
+def render(message: Message, detail: Detail = "full") -> dict[str, Any]:
+    """A message as Composio returns it; `detail` drops the body ("metadata": headers only) or the
+    payload too ("minimal"), as `include_payload=false`, `verbose=false` and `format` ask."""
+    return {
+        "messageId": message.id,
+        "threadId": message.thread_id,
+        "labelIds": list(message.labels),
+        "sender": message.sender,
+        "to": ", ".join(message.to),
+        "subject": message.subject,
+        "messageTimestamp": message.timestamp,
+        "messageText": message.body if detail == "full" else None,
+        "preview": {"subject": message.subject, "body": snippet(message)},
+        "payload": payload(message, detail),
+        "attachmentList": [],
+    }
+
+
+def _term(token: str) -> Callable[[Message], bool]:
+    negate = token.startswith("-") and len(token) > 1
+    token = token[1:] if negate else token
+    key, _, value = token.partition(":")
+    value_l = value.lower()
+    test: Callable[[Message], bool]
+    if value and key == "from":
+        test = lambda m: value_l in m.sender.lower()  # noqa: E731
+    elif value and key == "to":
+        test = lambda m: any(value_l in a.lower() for a in [*m.to, *m.cc])  # noqa: E731
+    elif value and key == "subject":
+        test = lambda m: value_l in m.subject.lower()  # noqa: E731
+    elif value and key in ("in", "label"):
+        label = {"anywhere": ""}.get(value_l, value_l.upper())
+        test = lambda m: not label or label in m.labels  # noqa: E731
+    elif value and key == "is":
+        test = {
+            "unread": lambda m: "UNREAD" in m.labels,
+            "read": lambda m: "UNREAD" not in m.labels,
+            "starred": lambda m: "STARRED" in m.labels,
+            "important": lambda m: "IMPORTANT" in m.labels,
+        }.get(value_l, lambda m: False)
+    elif value and key in ("after", "before"):
+        day = value.replace("/", "-")
+        test = (lambda m: m.timestamp[:10] >= day) if key == "after" else (lambda m: m.timestamp[:10] < day)
+    else:
+        word = token.lower()
+        test = lambda m: word in f"{m.subject}\n{m.body}\n{m.sender}".lower()  # noqa: E731
+    return (lambda m: not test(m)) if negate else test
+
+
+def matcher(query: str | None) -> Callable[[Message], bool]:
+    """A small Gmail query language: terms are ANDed, `OR` joins neighbours, `-` negates, quotes group."""
+    if not query or not query.strip():
+        return lambda m: True
+    try:
+        tokens = shlex.split(query)
+    except ValueError as exc:
+        raise ToolError(f"Invalid query: {exc}") from exc
+    groups: list[list[Callable[[Message], bool]]] = []
+    join_next = False
+    for token in tokens:
+        if token.upper() == "OR" and groups:
+            join_next = True
+            continue
+        term = _term(token.strip("{}()"))
+        if join_next:
+            groups[-1].append(term)
+        else:
+            groups.append([term])
+        join_next = False
+    return lambda m: all(any(t(m) for t in group) for group in groups)
+
+
+def _visible(message: Message, query: str | None, include_spam_trash: bool) -> bool:
+    asked = (query or "").lower()
+    if not include_spam_trash and "in:trash" not in asked and "in:spam" not in asked:
+        return not HIDDEN.intersection(message.labels)
+    return True
+
+
+def _page(items: list[Any], token: str | None, size: int) -> tuple[list[Any], str | None]:
+    try:
+        start = int(token) if token else 0
+    except ValueError as exc:
+        raise ToolError(f"Invalid page_token {token!r}") from exc
+    chunk = items[start : start + size]
+    return chunk, (str(start + size) if start + size < len(items) else None)
+
+
+def _newest_first(world: World) -> list[Message]:
+    return sorted(world.mailbox.messages, key=lambda m: (m.timestamp, m.id), reverse=True)
+
+
+class FetchEmails(Params):
+    query: str | None = Field(
+        default=None, description="Gmail search query, e.g. 'from:a@b.example is:unread'."
+    )
+    max_results: int = Field(default=1, ge=1, le=500, description="Messages per page.")
+    page_token: str | None = Field(default=None, description="nextPageToken from a previous call.")
+    label_ids: list[str] | SkipJsonSchema[None] = Field(
+        default=None, description="Only messages carrying all these labels."
+    )
+    include_payload: bool = Field(default=True, description="Include the message body and headers.")
+    include_spam_trash: bool = Field(default=False, description="Include SPAM and TRASH.")
+    user_id: str = Field(default="me")
+    # Newer toolkit versions than the 0_1 dump have these two (names confirmed, effect modelled):
+    # accepting them keeps an agent written against the pinned toolkit working offline.
+    verbose: bool = Field(default=True, description="False: lighter messages, without body or payload.")
+    ids_only: bool = Field(default=False, description="Return only message and thread ids.")
+
+
+@tool("GMAIL_FETCH_EMAILS", FetchEmails)
+def fetch_emails(world: World, p: FetchEmails) -> dict[str, Any]:
+    """List messages in the mailbox, newest first, filtered by a Gmail search query and labels."""
+    test = matcher(p.query)
+    wanted = set(p.label_ids or [])
+    found = [
+        m
+        for m in _newest_first(world)
+        if _visible(m, p.query, p.include_spam_trash) and test(m) and wanted.issubset(m.labels)
+    ]
+    chunk, token = _page(found, p.page_token, p.max_results)
+    detail: Detail = "full" if p.include_payload and p.verbose else "metadata" if p.verbose else "none"
+    messages = (
+        [{"messageId": m.id, "threadId": m.thread_id} for m in chunk]
+        if p.ids_only
+        else [render(m, detail) for m in chunk]
+    )
+    return {"messages": messages, "nextPageToken": token or "", "resultSizeEstimate": len(found)}
+
+
+class FetchMessage(Params):
+    message_id: str = Field(min_length=1, description="Id of the message.")
+    format: str = Field(default="full", description="full, metadata (headers, no body) or minimal.")
+    user_id: str = Field(default="me")
+
+
+@tool("GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", FetchMessage)
+def fetch_message(world: World, p: FetchMessage) -> dict[str, Any]:
+    """Fetch one message by its id."""
+    detail: Detail = "minimal" if p.format == "minimal" else "metadata" if p.format == "metadata" else "full"
+    for message in world.mailbox.messages:
+        if message.id == p.message_id:
+            return render(message, detail)
+    raise ToolError(f"Requested entity was not found: message {p.message_id}")
+
+
+class FetchThread(Params):
+    thread_id: str = Field(description="Id of the thread.")
+    page_token: str = Field(default="")
+    user_id: str = Field(default="me")
+
+
+def _thread(world: World, thread_id: str) -> list[Message]:
+    return sorted(
+        (m for m in world.mailbox.messages if m.thread_id == thread_id), key=lambda m: (m.timestamp, m.id)
+    )
+
+
+@tool("GMAIL_FETCH_MESSAGE_BY_THREAD_ID", FetchThread)
+def fetch_thread(world: World, p: FetchThread) -> dict[str, Any]:
+    """Fetch every message of a thread, oldest first."""
+    messages = _thread(world, p.thread_id)
+    if not messages:
+        raise ToolError(f"Requested entity was not found: thread {p.thread_id}")
+    return {"messages": [render(m) for m in messages]}
+
+
+class ListThreads(Params):
+    query: str = Field(default="", description="Gmail search query.")
+    max_results: int = Field(default=10, ge=1, le=500)
+    page_token: str = Field(default="", description="next_page_token from a previous call.")
+    user_id: str = Field(default="me")
+
+
+def history_id(world: World, message: Message) -> str:
+    """A thread's history id: a number that grows with the mailbox's changes, as Gmail's does."""
+    return str(100000 + int(world.make_id("history", message.id)[:6], 16) % 100000)
+
+
+@tool("GMAIL_LIST_THREADS", ListThreads)
+def list_threads(world: World, p: ListThreads) -> dict[str, Any]:
+    """List threads with at least one message matching the query, most recent activity first:
+    each thread's `id`, `snippet` (of its latest message) and `historyId`."""
+    test = matcher(p.query)
+    order: list[str] = []
+    latest: dict[str, Message] = {}
+    for message in _newest_first(world):
+        if _visible(message, p.query, False) and test(message) and message.thread_id not in latest:
+            latest[message.thread_id] = message
+            order.append(message.thread_id)
+    chunk, token = _page(order, p.page_token, p.max_results)
+    out: dict[str, Any] = {
+        "threads": [
+            {"id": t, "snippet": snippet(latest[t]), "historyId": history_id(world, latest[t])} for t in chunk
+        ]
+    }
+    if token:
+        out["next_page_token"] = token
+    return out
+
+
+def _deliver(
+    world: World,
+    to: list[str],
+    cc: list[str],
+    subject: str,
+    body: str,
+    thread_id: str | None,
+    in_reply_to: str | None,
+) -> dict[str, Any]:
+    for address in [*to, *cc]:
+        if "@" not in address:
+            raise ToolError(f"Invalid To header: {address!r}")
+    stamp = world.tick()
+    message_id = world.make_id("sent", world.clock)
+    message = Message(
+        id=message_id,
+        thread_id=thread_id or world.make_id("thread-sent", world.clock),
+        sender=world.agent_address,
+        to=to,
+        cc=cc,
+        subject=subject,
+        body=body,
+        labels=["SENT"],
+        timestamp=stamp,
+        in_reply_to=in_reply_to,
+    )
+    world.mailbox.messages.append(message)
+    return {"id": message.id, "threadId": message.thread_id, "labelIds": ["SENT"]}
+
+
+class ReplyToThread(Params):
+    thread_id: str = Field(description="Thread to reply in.")
+    message_body: str = Field(description="Reply text (or HTML when is_html).")
+    recipient_email: str = Field(description="Primary recipient.")
+    cc: list[str] = Field(default=[])
+    bcc: list[str] = Field(default=[])
+    extra_recipients: list[str] = Field(default=[])
+    is_html: bool = Field(default=False)
+    user_id: str = Field(default="me")
+
+
+@tool("GMAIL_REPLY_TO_THREAD", ReplyToThread)
+def reply_to_thread(world: World, p: ReplyToThread) -> dict[str, Any]:
+    """Send a reply in an existing thread; the subject is taken from the thread."""
+    thread = _thread(world, p.thread_id)
+    if not thread:
+        raise ToolError(f"Requested entity was not found: thread {p.thread_id}")
+    subject = thread[0].subject if thread[0].subject.lower().startswith("re:") else f"Re: {thread[0].subject}"
+    sent = _deliver(
+        world,
+        [p.recipient_email, *p.extra_recipients],
+        [*p.cc, *p.bcc],
+        subject,
+        p.message_body,
+        p.thread_id,
+        thread[-1].id,
+    )
+    return {"response_data": sent}
+
+
+class Attachment(BaseModel):
+    """A file Composio has stored (upload first); the sandbox has no file store."""
+
+    model_config = ConfigDict(extra="ignore")
+    name: str
+    mimetype: str
+    s3key: str
+
+
+class SendEmail(Params):
+    recipient_email: str = Field(description="Primary recipient.")
+    subject: str | SkipJsonSchema[None] = Field(
+        default=None, description="Subject line (optional: none gives an empty subject)."
+    )
+    body: str = Field(description="Message text (or HTML when is_html).")
+    cc: list[str] = Field(default=[])
+    bcc: list[str] = Field(default=[])
+    extra_recipients: list[str] = Field(default=[])
+    is_html: bool = Field(default=False)
+    attachment: Attachment | SkipJsonSchema[None] = Field(default=None, description="A stored file.")
+    user_id: str = Field(default="me")
+
+
+@tool("GMAIL_SEND_EMAIL", SendEmail)
+def send_email(world: World, p: SendEmail) -> dict[str, Any]:
+    """Send a new email (a new thread)."""
+    if p.attachment is not None:
+        raise ToolError(f"Attachment {p.attachment.s3key!r} not found (the sandbox stores no files)")
+    to, cc = [p.recipient_email, *p.extra_recipients], [*p.cc, *p.bcc]
+    return {"response_data": _deliver(world, to, cc, p.subject or "", p.body, None, None)}
+
+
+class MoveToTrash(Params):
+    message_id: str
+    user_id: str = Field(default="me")
+
+
+@tool("GMAIL_MOVE_TO_TRASH", MoveToTrash)
+def move_to_trash(world: World, p: MoveToTrash) -> dict[str, Any]:
+    """Move a message to the trash; the result is the trashed message (`email`: id, labels)."""
+    for message in world.mailbox.messages:
+        if message.id == p.message_id:
+            message.labels = [label for label in message.labels if label != "INBOX"] + ["TRASH"]
+            world.tick()
+            return {"email": {"id": message.id, "threadId": message.thread_id, "labelIds": message.labels}}
+    raise ToolError(f"Requested entity was not found: message {p.message_id}")

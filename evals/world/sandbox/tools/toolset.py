@@ -1,0 +1,40 @@
+"""The sandbox toolset: every catalogued tool bound to one trial's World, Composio envelopes out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from evals.world.sandbox.model import World
+from evals.world.sandbox.tools import catalogue
+from evals.world.sandbox.tools.base import Envelope, ToolError, describe, fail, ok
+
+
+class SandboxToolset:
+    """Tools bound to one trial's world. Nothing is shared between trials."""
+
+    def __init__(self, world: World, allow: list[str] | None = None) -> None:
+        tools = catalogue.build()
+        self.world = world
+        slugs = sorted(tools) if not allow else [s for s in sorted(tools) if s in set(allow)]
+        self.tools = {slug: tools[slug] for slug in slugs}
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [t.schema() for t in self.tools.values()]
+
+    def execute(self, slug: str, args: dict[str, Any]) -> Envelope:
+        found = self.tools.get(slug)
+        if found is None:
+            return fail(f"Unknown tool {slug!r}")
+        try:
+            params = found.params.model_validate(args if isinstance(args, dict) else {})
+        except ValidationError as exc:
+            return fail(describe(exc))
+        try:
+            return ok(found.run(self.world, params))
+        except ToolError as exc:
+            return fail(str(exc))
+
+    async def call(self, slug: str, args: dict[str, Any]) -> Envelope:
+        return self.execute(slug, args)

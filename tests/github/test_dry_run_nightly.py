@@ -1,0 +1,111 @@
+"""Dry run of the nightly workflow: plan, two shards, fan-in, on the sandbox with offline replays."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.support.actions import NOT_CHECKED_OUT, Runner
+from tests.support.paths import FIXTURES, ROOT
+
+DISPATCH = FIXTURES / "webhooks" / "workflow_dispatch.json"
+
+
+def dispatch(tmp_path: Path, suite: str, trials: str) -> Runner:
+    event = json.loads(DISPATCH.read_text(encoding="utf-8"))
+    event["inputs"] = {"suite": suite, "trials": trials}
+    return Runner(
+        tmp_path, "workflow_dispatch", event, event["repository"]["full_name"], inputs=event["inputs"]
+    )
+
+
+def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_once(tmp_path: Path) -> None:
+    runner = dispatch(tmp_path, suite="trial-run", trials="5")
+    jobs = runner.run("evals-nightly.yml")
+
+    (plan,) = jobs["plan"]
+    assert plan.result == "success", plan.log()
+    assert [m["slice"] for m in json.loads(plan.outputs["matrix"])["include"]] == ["0/2", "1/2"]
+
+    shards = jobs["shard"]
+    assert len(shards) == 2 and all(s.result == "success" for s in shards), [s.log() for s in shards]
+    shard_trials = []
+    for name in ("shard-trial-run-0-of-2", "shard-trial-run-1-of-2"):
+        lines = (runner.artifacts / name / "results.jsonl").read_text(encoding="utf-8").splitlines()
+        shard_trials.append(sorted(json.loads(line)["trial"] for line in lines))
+    assert shard_trials == [[0, 1], [2, 3, 4]]
+
+    (fan_in,) = jobs["fan-in"]
+    assert fan_in.result == "success", fan_in.log()
+    merged = runner.artifacts / "nightly-run"
+    results = [
+        json.loads(line) for line in (merged / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert sorted((r["scenario"], r["trial"]) for r in results) == [("trial-run", t) for t in range(5)]
+    summary = json.loads((merged / "summary.json").read_text(encoding="utf-8"))
+    assert summary["scenarios"]["trial-run"]["k"] == 5
+    assert summary["scenarios"]["trial-run"]["errored"] == 0
+    assert [t["trial"] for t in summary["trials"]["trial-run"]] == [0, 1, 2, 3, 4]
+    assert summary["verdict"] == "pass"
+    assert "Agent evals" in fan_in.summary  # the report went to the job summary
+
+    candidate = runner.artifacts / "candidate-baseline"
+    baseline = json.loads((candidate / "baseline.json").read_text(encoding="utf-8"))
+    assert baseline["scenarios"]["trial-run"]["k"] == 5
+    assert sorted(t["trial"] for t in baseline["scenarios"]["trial-run"]["trials"]) == [0, 1, 2, 3, 4]
+    history = (candidate / "history.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(history[-1])  # one line appended for this run
+    assert f"carries the verdict **{summary['verdict']}**" in fan_in.summary  # said, whatever it is
+    assert fan_in.step("Compare with the current baseline (the gate)").returncode == 0
+
+
+def test_the_scheduled_nightly_plans_every_scenario_with_the_default_trials(tmp_path: Path) -> None:
+    event = json.loads(DISPATCH.read_text(encoding="utf-8"))
+    del event["inputs"]  # a schedule event has no inputs
+    runner = Runner(tmp_path, "schedule", event, event["repository"]["full_name"])
+    (plan,) = runner.run("evals-nightly.yml", only=["plan"])["plan"]
+    assert plan.result == "success", plan.log()
+    assert plan.outputs["trials"] == "6"
+    matrix = json.loads(plan.outputs["matrix"])["include"]
+    scenarios = sorted(p.name for p in (ROOT / "scenario").iterdir() if (p / "scenario.yaml").is_file())
+    assert sorted({m["scenario"] for m in matrix}) == scenarios
+    assert sorted(m["slice"] for m in matrix) == sorted(["0/2", "1/2"] * len(scenarios))
+
+
+def _night(n: int, mean: float) -> dict[str, object]:
+    """A history line as nights before per-category means were recorded wrote it."""
+    return {
+        "run": f"nightly-{1000 + n}",
+        "started": f"2026-11-{n + 1:02d}T03:23:00Z",
+        "verdict": "pass",
+        "total": {"mean": mean, "max": 7, "baseline": 7.0, "delta": mean - 7, "ci": None},
+        "scenarios": {"trial-run": {"k": 5, "errored": 0, "mean": mean, "stdev": 0.5}},
+    }
+
+
+def test_the_nightly_summary_shows_the_trend_chart_and_a_drift_notice(tmp_path: Path) -> None:
+    """Seven steady nights, then six low ones: tonight's run (7 / 7) cannot lift the 7-night mean
+    back within the threshold, so the fan-in's job summary and report carry a drift notice."""
+    project = tmp_path / "repo"
+    shutil.copytree(ROOT, project, ignore=NOT_CHECKED_OUT)
+    history = project / "baseline" / "history.jsonl"
+    nights = [_night(n, 7.0) for n in range(7)] + [_night(n, 4.0) for n in range(7, 13)]
+    history.write_text("".join(json.dumps(n) + "\n" for n in nights), encoding="utf-8")
+
+    runner = dispatch(tmp_path, suite="trial-run", trials="2")
+    runner.project = project
+    (fan_in,) = runner.run("evals-nightly.yml")["fan-in"]
+    assert fan_in.result == "success", fan_in.log()
+
+    assert "### Nightly trend (last 14 nights)" in fan_in.summary
+    assert "```mermaid\nxychart-beta" in fan_in.summary
+    assert "line [7.00, 7.00, 7.00, 7.00, 7.00, 7.00, 7.00, 4.00" in fan_in.summary
+    assert "> ⚠️ **Drift:** the 7-night mean fell by 2.57 points" in fan_in.summary
+    # tonight's line has category means; the old lines have none and are left out of that chart
+    assert (
+        "Categories, % of their points" in fan_in.summary and "| 2 | Communication | 100% |" in fan_in.summary
+    )
+    trend = (runner.artifacts / "nightly-run" / "trend.md").read_text(encoding="utf-8")
+    assert "**Drift:**" in trend
+    assert (runner.artifacts / "evals-viewer" / "viewer.html").is_file()

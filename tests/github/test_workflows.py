@@ -1,0 +1,222 @@
+"""The workflows are checked by real tools (zizmor, the GitHub-workflow JSON schema) and hold to the
+security rules the README promises: no ambient permissions, pinned actions, no expressions in shell,
+secrets only in the environment-bound jobs, forks never reach them."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.support.paths import ROOT
+
+WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+BIN = Path(sys.executable).parent
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+USES_KEY = re.compile(r"^\s*(-\s+)?uses:")
+VERSION_COMMENT = re.compile(r"uses: (\S+) # v\d+(\.\d+)*\s*$")
+SECRET_EXPRESSION = re.compile(r"\$\{\{[^}]*\bsecrets\.")
+
+
+def reads_secrets(node: Any) -> bool:
+    return bool(SECRET_EXPRESSION.search(json.dumps(node)))
+
+
+def load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # PyYAML reads the bare key `on` as the boolean True (YAML 1.1).
+    if True in data:
+        data["on"] = data.pop(True)
+    return data
+
+
+def steps(workflow: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(name, step) for name, job in workflow["jobs"].items() for step in job.get("steps", [])]
+
+
+def test_the_three_workflows_exist() -> None:
+    assert {p.name for p in WORKFLOWS} == {"ci.yml", "evals-pr.yml", "evals-nightly.yml"}
+
+
+def test_zizmor_finds_nothing_even_as_an_auditor() -> None:
+    out = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--persona", "auditor", "--format", "json", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert json.loads(out.stdout) == []
+
+
+def test_zizmor_would_catch_an_injected_title_and_an_unpinned_action(tmp_path: Path) -> None:
+    bad = tmp_path / ".github" / "workflows" / "bad.yml"
+    bad.parent.mkdir(parents=True)
+    bad.write_text(
+        "on: pull_request_target\npermissions: {}\njobs:\n  x:\n    runs-on: ubuntu-latest\n"
+        "    permissions: {}\n    steps:\n      - uses: actions/checkout@v4\n"
+        '      - run: echo "${{ github.event.pull_request.title }}"\n',
+        encoding="utf-8",
+    )
+    out = subprocess.run(
+        [str(BIN / "zizmor"), "--offline", "--format", "json", str(bad)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = {finding["ident"] for finding in json.loads(out.stdout)}
+    assert {"template-injection", "unpinned-uses", "dangerous-triggers"} <= found
+
+
+def test_every_workflow_validates_against_the_github_workflow_schema() -> None:
+    out = subprocess.run(
+        [str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_schema_check_would_catch_a_broken_workflow(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yml"
+    broken.write_text("on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    stepz: []\n", encoding="utf-8")
+    out = subprocess.run(
+        [str(BIN / "check-jsonschema"), "--builtin-schema", "vendor.github-workflows", str(broken)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 1
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_permissions_unless_a_job_asks_and_every_job_has_a_timeout(path: Path) -> None:
+    workflow = load(path)
+    assert workflow["permissions"] == {}
+    for name, job in workflow["jobs"].items():
+        assert "permissions" in job, f"{path.name}: job {name} must state its permissions"
+        assert isinstance(job.get("timeout-minutes"), int), f"{path.name}: job {name} has no timeout"
+        for scope, level in job["permissions"].items():
+            assert level in ("read", "write", "none"), (scope, level)
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_action_is_pinned_to_a_commit_with_its_version_in_a_comment(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for _, step in steps(load(path)):
+        if "uses" in step:
+            assert PINNED.match(step["uses"]), step["uses"]
+    for line in text.splitlines():
+        if USES_KEY.match(line):  # the key, not `statuses:`
+            assert VERSION_COMMENT.search(line), line
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_no_expression_inside_a_shell_step_and_no_persisted_credentials(path: Path) -> None:
+    for _, step in steps(load(path)):
+        if "run" in step:
+            assert "${{" not in step["run"], step["run"]
+        if str(step.get("uses", "")).startswith("actions/checkout@"):
+            assert step["with"]["persist-credentials"] is False
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_secrets_appear_only_in_jobs_bound_to_the_evals_environment(path: Path) -> None:
+    for name, job in load(path)["jobs"].items():
+        if reads_secrets(job):
+            assert job.get("environment") == "evals", f"{path.name}: job {name} reads secrets outside it"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_every_script_a_step_calls_exists(path: Path) -> None:
+    for _, step in steps(load(path)):
+        for script in re.findall(r"scripts/[\w.]+", step.get("run", "")):
+            assert (ROOT / script).is_file(), script
+
+
+def checkouts(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return [s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/checkout@")]
+
+
+BASE = "${{ github.sha }}"
+HEAD = "${{ github.event.pull_request.head.sha }}"
+
+
+def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agent_from_the_head() -> None:
+    """pull_request_target: GitHub runs the default branch's workflow, so a PR cannot edit the gate."""
+    path = ROOT / ".github" / "workflows" / "evals-pr.yml"
+    workflow = load(path)
+    assert workflow["on"] == {"pull_request_target": {"types": ["labeled"]}}
+    jobs = workflow["jobs"]
+    same_repo = "github.event.pull_request.head.repo.full_name == github.repository"
+    fork = "github.event.pull_request.head.repo.full_name != github.repository"
+    default_base = "github.event.pull_request.base.ref == github.event.repository.default_branch"
+    assert same_repo in jobs["evals"]["if"] and "'run-evals'" in jobs["evals"]["if"]
+    assert default_base in jobs["evals"]["if"]
+    assert fork in jobs["fork-notice"]["if"] and "'run-evals'" in jobs["fork-notice"]["if"]
+    assert jobs["fork-notice"]["permissions"] == {} and "environment" not in jobs["fork-notice"]
+    assert not reads_secrets(jobs["fork-notice"])
+    assert reads_secrets(jobs["evals"]) and not reads_secrets(jobs["verdict"])
+    assert jobs["evals"]["permissions"] == {"contents": "read"}
+    assert jobs["verdict"]["permissions"] == {
+        "contents": "read",
+        "statuses": "write",
+        "pull-requests": "write",
+    }
+    assert "environment" not in jobs["verdict"]
+    for name in ("evals", "verdict"):
+        base, head = checkouts(jobs[name])
+        assert base["with"]["ref"] == BASE and "path" not in base["with"], "the workspace is the base"
+        assert head["with"] == {"ref": HEAD, "path": "pr-head", "persist-credentials": False}
+    for step in jobs["verdict"]["steps"]:  # the write token's job runs base code; the head is data
+        assert "pr-head" not in step.get("run", "") and "working-directory" not in step
+    group = workflow["concurrency"]["group"]
+    assert "github.event.pull_request.number" in group and workflow["concurrency"]["cancel-in-progress"]
+
+
+def test_the_only_silenced_zizmor_finding_is_the_justified_trigger() -> None:
+    ignores = [
+        (path.name, line.strip())
+        for path in WORKFLOWS
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if "zizmor: ignore" in line
+    ]
+    assert ignores == [("evals-pr.yml", "pull_request_target: # zizmor: ignore[dangerous-triggers]")]
+    text = (ROOT / ".github" / "workflows" / "evals-pr.yml").read_text(encoding="utf-8")
+    assert "How the PR workflow stays safe" in text  # the justification points at the README
+
+
+def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
+    steps_ = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]["verdict"]["steps"]
+    names = [s.get("name") for s in steps_]
+    gate = names.index("Verdict by the base's definition (the gate)")
+    post = names.index("Post the agent-evals status on the head SHA")
+    download = next(s for s in steps_ if str(s.get("uses", "")).startswith("actions/download-artifact@"))
+    assert download["continue-on-error"] is True  # a missing artifact reaches the gate: `error`
+    assert gate < post and steps_[post]["if"] == "${{ !cancelled() }}"
+    assert "|| 'error'" in steps_[post]["env"]["STATUS_STATE"]  # no output from the gate: error
+    assert steps_[-1]["name"] == "Fail unless the verdict passes"
+
+
+def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:
+    workflow = load(ROOT / ".github" / "workflows" / "evals-nightly.yml")
+    assert workflow["on"]["schedule"]
+    assert set(workflow["on"]["workflow_dispatch"]["inputs"]) == {"suite", "trials"}
+    shard = workflow["jobs"]["shard"]
+    assert shard["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix) }}"
+    assert shard["strategy"]["fail-fast"] is False
+    assert "environment" not in workflow["jobs"]["fan-in"], "the fan-in re-grades nothing: no secrets"
+
+
+def test_ci_runs_the_offline_suite_on_push_and_pull_request_without_secrets() -> None:
+    workflow = load(ROOT / ".github" / "workflows" / "ci.yml")
+    assert set(workflow["on"]) == {"push", "pull_request"}
+    assert not reads_secrets(workflow)
+    assert [s["run"] for _, s in steps(workflow) if "run" in s] == ["make test"]

@@ -1,0 +1,108 @@
+"""`python -m evals view`: one self-contained viewer.html per run, its data inlined and inert."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from evals.cli import main
+from evals.report.viewer import read_page, render_page
+from evals.report.viewer.data import MAX_STRING, MAX_VALUE, bounded, clip
+
+PLANTED = "ghp_PlantedViewerSecret0123456789"
+PACKED = re.compile(r'<script type="application/octet-stream" id="run-packed"[^>]*>(.*?)</script>', re.S)
+
+
+def packed_json(page: str) -> str:
+    """The packed block's JSON as stored (pooled values still references)."""
+    (packed,) = PACKED.findall(page)
+    return gzip.decompress(base64.b64decode(packed)).decode("utf-8")
+
+
+def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -> None:
+    out = project / "runs" / "regressed"
+    assert main(["run", "--agent", "replay:regressed", "--trials", "2", "--out", str(out)]) == 1
+    assert main(["view", "--run", str(out)]) == 0
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    for remote in ("http://", "https://cdn", 'src="http', "<link "):  # nothing fetched from anywhere
+        assert remote not in page.split('id="run-data">')[0]
+    data = read_page(page)
+    assert data["summary"]["verdict"] == "regression"
+    assert data["summary"]["criteria"]["T3"]["title"].startswith("Threshold exactly 0.85")
+    trial = data["trials"][0]
+    assert (trial["scenario"], trial["trial"]) == ("trial-run", 0)
+    tools = [e["tool"] for e in trial["timeline"] if e["kind"] == "tool"]
+    assert tools[0] == "GMAIL_FETCH_EMAILS" and "GITHUB_CREATE_A_PULL_REQUEST" in tools
+    assert trial["timeline"][-1] == {
+        "kind": "model",
+        "turn": None,
+        "text": "Raised the threshold and replied.",
+    }
+    failed = {p["id"]: p for p in trial["parts"] if p["status"] == "failed"}
+    assert "expected FLAG_THRESHOLD = 0.85" in failed["T3a"]["reason"]
+    (pr,) = trial["outcome"]["pulls"]
+    assert "+FLAG_THRESHOLD = 0.80" in pr["diff"]
+    assert trial["outcome"]["sent"][0]["to"] == ["sam.rivera@acme.example"]
+
+
+def test_nothing_in_the_data_can_close_the_script_or_open_markup() -> None:
+    hostile = "</script><script>alert(1)</script><!-- x --> & \u2028"
+    # "scenario" is drawn at once (the plain part), "text" is a detail (the packed part)
+    page = render_page({"trials": [{"scenario": hostile, "text": hostile}]})
+    payload = page.split('id="run-data">')[1].split("</script>")[0]
+    assert "<" not in payload and ">" not in payload and "&" not in payload
+    assert r"\u003c/script" in payload  # the hostile text is in the plain part, escaped
+    (packed,) = PACKED.findall(page)
+    assert re.fullmatch(r"[A-Za-z0-9+/]+=*", packed)  # base64 only: nothing to close or open
+    trial = read_page(page)["trials"][0]
+    assert trial["scenario"] == trial["text"] == hostile  # the same text once parsed
+
+
+def test_a_secret_in_a_run_file_is_redacted_before_the_page_packs_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A packed page cannot be searched byte by byte for a leak as the run's other files are, so the
+    viewer redacts known secrets itself, even from a file written unredacted (an older run)."""
+    out = project / "runs" / "leaky"
+    assert main(["run", "--agent", "replay:regressed", "--trials", "1", "--out", str(out)]) == 1
+    path = out / "trials" / "trial-run" / "0" / "transcript.json"
+    transcript = json.loads(path.read_text(encoding="utf-8"))
+    transcript["tool_calls"][0]["result"]["data"]["note"] = f"token={PLANTED}"
+    path.write_text(json.dumps(transcript), encoding="utf-8")
+    monkeypatch.setenv("GITHUB_TOKEN", PLANTED)
+    assert main(["view", "--run", str(out)]) == 0
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    shown = json.dumps(read_page(page), ensure_ascii=False)
+    assert PLANTED not in page and PLANTED not in shown
+    assert "token=[REDACTED]" in shown
+
+
+def test_long_strings_are_cut_and_say_so() -> None:
+    value = {"content": "x" * (MAX_STRING + 500), "n": 3, "list": ["short"]}
+    cut = clip(value)
+    assert cut["content"].endswith("… [500 more characters]") and len(cut["content"]) < MAX_STRING + 40
+    assert cut["n"] == 3 and cut["list"] == ["short"]
+
+
+def test_a_long_string_in_many_trials_is_stored_once() -> None:
+    diff = "+FLAG_THRESHOLD = 0.85\n" * 40
+    trials = [{"trial": n, "outcome": {"pulls": [{"diff": diff}]}} for n in range(50)]
+    page = render_page({"trials": trials})
+    packed = packed_json(page)
+    assert packed.count("FLAG_THRESHOLD") == 40  # one copy, not fifty
+    assert packed.count('"pulls"') == 1  # the whole identical outcome, stored once
+    assert read_page(page)["trials"] == trials
+
+
+def test_a_huge_tool_result_is_shown_cut_with_where_the_rest_is() -> None:
+    small = {"data": {"id": "abc"}, "successful": True}
+    assert bounded(small, "transcript.json") == small
+    huge = {"data": {"blocks": [{"id": f"b{n}", "text": "row"} for n in range(2000)]}}
+    shown = bounded(huge, "transcript.json")
+    assert isinstance(shown, str) and shown.startswith('{\n  "data": {')
+    assert shown.endswith("more characters in transcript.json]") and len(shown) < MAX_VALUE + 80
