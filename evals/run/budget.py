@@ -9,7 +9,7 @@ ends at most one concurrent batch past it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evals.gate.baseline import Baseline
 from evals.records.model import TrialRecord
@@ -21,7 +21,7 @@ class Spend:
 
     limit: float | None
     spent: float = 0.0
-    skipped: int = 0
+    skipped: list[str] = field(default_factory=list)  # "scenario#trial" kept from starting
 
     @property
     def reached(self) -> bool:

@@ -14,20 +14,18 @@ from evals.core.config import Config
 from evals.core.errors import BadInputError, ExitCode
 from evals.records.model import RunMeta
 from evals.records.rundir import RunDir
+from evals.records.trials import slice_trials
 from evals.run.budget import Spend, estimate_line
 from evals.run.finish import finish
-from evals.run.merge import slice_trials
 from evals.run.runner import Plan, plan, progress_bar, run_meta, run_trials, trials_to_add
 
 
 def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
     """A new run of plan `p` into `out` (refused when `out` already holds one), to its verdict."""
     rd = RunDir(out)
-    if rd.has_results():
-        raise BadInputError(
-            f"{out}: already holds a run; choose another --out, or finish that one with "
-            f"`evals run --resume {out}`"
-        )
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        finish_it = f", or finish that run with `evals run --resume {out}`" if rd.is_run() else ""
+        raise BadInputError(f"--out {out}: already exists and is not empty; --out names a new run{finish_it}")
     meta = run_meta(p)
     indices = slice_trials(trial_slice, p.trials) if trial_slice else None
     meta.trial_slice = trial_slice
@@ -63,6 +61,9 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
         meta.budget_usd = p.budget_usd
         wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
         meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
+        # the planned trials that never started: the only ones the run may lack (records/validate.py)
+        recorded = {f"{r.scenario}#{r.trial}" for r in rd.read_records()}
+        meta.skipped = sorted(set(spend.skipped) - recorded) or None
     rd.write_meta(meta)
 
 
