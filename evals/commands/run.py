@@ -21,6 +21,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(parser)
     add_scenarios(parser)
     parser.add_argument(
+        "--suite",
+        metavar="NAME",
+        help="run this suite of evals.yaml `suites:` instead (e.g. full); not with --scenario",
+    )
+    parser.add_argument(
         "--agent",
         help="auto | claude | replay:NAME | package.module:callable (default: {evals.yaml:agent}; auto is "
         "claude when ANTHROPIC_API_KEY is set, else the scenario's offline replays)",
@@ -36,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--out",
         type=Path,
         metavar="DIR",
-        help="run directory (default: {evals.yaml:runs_dir}/<time>-<scenarios>)",
+        help="a new run directory (default: {evals.yaml:runs_dir}/<UTC time>-<suite or scenario>, made "
+        "unique)",
     )
     parser.add_argument(
         "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
@@ -63,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--resume",
         type=Path,
         metavar="DIR",
-        help="finish an interrupted run: run only its missing or errored trials, with its own settings",
+        help="finish an interrupted run (an existing run directory): run only its missing or errored "
+        "trials, with its own settings",
     )
     parser.set_defaults(handler=handle)
 
@@ -77,10 +84,12 @@ def handle(args: argparse.Namespace) -> ExitCode:
     if args.resume is not None:
         return resume(args)
     config, project = load_project(args.config)
+    if args.suite is not None and args.scenario:
+        raise BadInputError("--suite and --scenario: name one or the other")
     p = plan(
         project,
         config,
-        scenarios=args.scenario,
+        scenarios=config.suite_named(args.suite) if args.suite is not None else args.scenario,
         agent=args.agent,
         trials=args.trials,
         baseline=args.baseline,
@@ -99,6 +108,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
 
     given = {
         "--scenario": args.scenario,
+        "--suite": args.suite,
         "--agent": args.agent,
         "--trials": args.trials,
         "--out": args.out,
