@@ -70,11 +70,15 @@ _received: list[int] = []
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    """SIGTERM (a cancelled CI job, `kill`) ends the command like Ctrl-C: finished trials stay in
-    results.jsonl, a running trial is cancelled. Raised as KeyboardInterrupt because asyncio re-raises
-    that one out of a running task instead of storing it as the task's result."""
+    """SIGTERM (a cancelled CI job, `kill`) ends the command as Ctrl-C does: finished trials stay in
+    results.jsonl, running trials are cancelled. Delivered again as SIGINT, so a running `asyncio.run`
+    cancels its task the way it does for Ctrl-C (its own SIGINT handler) instead of leaving a task
+    whose KeyboardInterrupt nobody retrieves; outside asyncio, SIGINT raises KeyboardInterrupt."""
     _received.append(signum)
-    raise KeyboardInterrupt
+    if callable(signal.getsignal(signal.SIGINT)):
+        signal.raise_signal(signal.SIGINT)
+    else:  # SIGINT ignored (a background job of a script): nothing would hear it
+        raise KeyboardInterrupt
 
 
 def _interrupted() -> int:

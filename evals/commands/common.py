@@ -106,11 +106,12 @@ def config_default(key: str) -> str:
 
         model: Any = Config
         for part in key.split("."):
-            field = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+            fields = getattr(model, "model_fields", None) if isinstance(model, type) else None
+            field = fields.get(part) if fields else None
             if field is not None and field.is_required():
                 return f"evals.yaml's {key}" + ("" if data else "; no evals.yaml here")
             value = None if field is None else field.get_default(call_default_factory=True)
-            model = value
+            model = type(value)  # a section's default (GateConfig()): its class holds the fields
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return "unset" if value is None else str(value)
