@@ -70,8 +70,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     speed.set_defaults(handler=handle_speed)
 
 
+def need_numpy() -> None:
+    """The simulations draw their scores with numpy, which running evals does not need: it comes
+    with the test tools (requirements-dev.txt), not the runtime (requirements.txt)."""
+    import importlib.util
+
+    if importlib.util.find_spec("numpy") is None:
+        raise BadInputError(
+            "evals bench gate|suite needs numpy, which the runtime install leaves out: "
+            "`make test` (or `pip install -r requirements-dev.txt`) installs it"
+        )
+
+
 def handle_gate(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when every goal holds, 1 when one is missed (so CI can run it as a check)."""
+    need_numpy()
     from evals.gate.simulate import SimulatedTask, format_result, run_bench
 
     config, _ = load_project(args.config)
@@ -97,6 +110,7 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
 def handle_suite(args: argparse.Namespace) -> ExitCode:
     """Exit 0 when the suite meets every goal it prints (false alarms, detection, model calls), 1
     when one is missed, as `bench gate` does: a missed goal is the gate's own regression."""
+    need_numpy()
     from evals.gate.simulate import SimulatedTask, run_bench
     from evals.gate.simulate_suite import format_suite, run_suite_bench, suite_goals, tiered_suite
 
