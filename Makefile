@@ -10,10 +10,12 @@ ARGS ?=
 
 .PHONY: run test
 
+# --no-compile: Python compiles what a command imports when it first runs, a fraction of what pip
+# would compile up front (a third of the install's time and of .venv's size).
 $(BIN)/.installed: requirements.txt pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(PIP) -r requirements.txt
-	$(PIP) --no-deps -e .
+	$(PIP) --no-compile -r requirements.txt
+	$(PIP) --no-compile --no-deps -e .
 	touch $@
 
 $(BIN)/.dev-installed: $(BIN)/.installed requirements-dev.txt
