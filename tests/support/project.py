@@ -91,5 +91,3 @@ def make_run(where: Path, name: str, *args: str) -> tuple[Path, int]:
     with contextlib.chdir(where):
         code = main(["run", *args, "--out", str(out)])
     return out, code
-
-
