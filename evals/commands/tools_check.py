@@ -4,7 +4,8 @@ versions, field by field, and print every difference.
 The first step of setting up live mode: an agent (or a prompt) tuned offline sees the sandbox's
 parameters, so a drift between them and Composio's means a call that works offline may fail live.
 Needs only COMPOSIO_API_KEY (COMPOSIO_BASE_URL and COMPOSIO_TOOLKIT_VERSIONS are honoured). Exit
-0: no difference; 1: drift (every difference printed); 2: no key.
+0: no difference; 4: drift (every difference printed): offline results are not comparable with live
+ones, the contract's "not comparable" (1 is a regression's only); 2: no key.
 """
 
 from __future__ import annotations
@@ -51,4 +52,4 @@ def handle(args: argparse.Namespace) -> ExitCode:
             print(f"  {drift.where or '(top)'}: {drift.what}")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(keys.composio_toolkit_versions.items()))
     print(f"{len(catalogue)} tools checked against Composio ({versions}): {drifts} difference(s).")
-    return ExitCode.REGRESSION if drifts else ExitCode.PASS
+    return ExitCode.NOT_COMPARABLE if drifts else ExitCode.PASS

@@ -11,6 +11,7 @@ from evals.cli import main
 from evals.core.jsonio import sha256_text
 from evals.gate.part_fingerprint import part_fingerprints
 from evals.grade.rubric import load_rubric
+from tests.support.paths import ROOT
 from tests.support.project import read_summary
 
 
@@ -54,6 +55,9 @@ def test_no_arguments_runs_the_default_suite_offline(
     published runs."""
     assert main(["run"]) == 0
     printed = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quickstart", 1)[1]
+    shown = next(line for line in readme.splitlines() if line.startswith("Verdict: "))
+    assert shown in printed.splitlines()  # what the quickstart says `make run` ends with
     report = Path(printed.split("Report: ")[1].strip())
     assert report.is_file() and report.parent.parent == full_project / "runs"
     summary = read_summary(report.parent)
