@@ -244,3 +244,12 @@ def test_an_old_option_spelling_still_works_and_says_its_new_name(
     out = tmp_path / "b.json"
     assert main(["baseline", "bless", "--run", str(project / "runs" / "r"), "--out", str(out)]) == 0
     assert "`--out` is now `--baseline`" in capsys.readouterr().err and out.is_file()
+
+
+def test_an_email_from_an_unknown_persona_names_its_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emails = project / "scenario" / "trial-run" / "emails.yaml"
+    emails.write_text(emails.read_text().replace("from: dev", "from: deb", 1))
+    err = error_of(capsys, ["run", "--scenario", "trial-run"])
+    assert f"emails.yaml:{line_of(emails, 'from: deb')}:" in err and "did you mean dev?" in err
