@@ -2,8 +2,9 @@
 GitHub and Notion. `evals run` runs the default suite offline; `evals COMMAND --help` says more.
 
 Exit codes (every command): 0 pass or success, 1 regression, 2 usage or bad input, 3 infrastructure
-error or run data that cannot carry a verdict, 4 not comparable; 130/143 interrupted (Ctrl-C,
-SIGTERM), 141 when the reader of the output went away (`| head`).
+error (also: more than `max_error_share` of a scenario's trials errored) or run data that cannot
+carry a verdict, 4 not comparable; 130/143 interrupted (Ctrl-C, SIGTERM), 141 when the reader of the
+output went away (`| head`).
 """
 
 from __future__ import annotations

@@ -16,10 +16,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="run the agent k times per scenario, grade, compare, report",
         description="Run the agent k times per scenario, grade, compare with the baseline, report. Exit 0 "
         "pass or inconclusive, 1 regression, 2 bad input, 3 infrastructure error (also: more than "
-        "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored), 4 not comparable.",
+        "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored, or run data "
+        "that cannot carry a verdict), 4 not comparable; 130 or 143 interrupted.",
     )
     add_config(parser)
     add_scenarios(parser)
+    _add_plan(parser)
+    _add_where(parser)
+    parser.set_defaults(handler=handle)
+
+
+def _add_plan(parser: argparse.ArgumentParser) -> None:
+    """What runs: the suite, the agent, how many trials, against which baseline, how fast, how dear."""
     parser.add_argument(
         "--suite",
         metavar="NAME",
@@ -36,13 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="K",
         help="trials per scenario to start with (default: {evals.yaml:trials}); when a drop is within the "
         "noise the gate adds trials, up to gate.max_trials = {evals.yaml:gate.max_trials}, before deciding",
-    )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="a new run directory (default: {evals.yaml:runs_dir}/<UTC time>-<suite or scenario>, made "
-        "unique)",
     )
     parser.add_argument(
         "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
@@ -64,6 +65,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="run instance N of every parameterised task (values drawn from N; recorded in run.json); "
         "default: the fixed instance 0 that PRs and the committed baseline use",
     )
+
+
+def _add_where(parser: argparse.ArgumentParser) -> None:
+    """Where it runs: a new run directory, one shard of the trials, or an interrupted run finished."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="a new run directory (default: {evals.yaml:runs_dir}/<UTC time>-<suite or scenario>, made "
+        "unique)",
+    )
     parser.add_argument("--trial-slice", metavar="I/N", help="run only slice I of N (0-based) of the trials")
     parser.add_argument(
         "--resume",
@@ -72,7 +84,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="finish an interrupted run (an existing run directory): run only its missing or errored "
         "trials, with its own settings",
     )
-    parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
