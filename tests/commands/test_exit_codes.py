@@ -140,7 +140,7 @@ def test_trend(project: Path, made: dict[str, Path], tmp_path: Path) -> None:
 
 
 def test_scenarios(project: Path) -> None:
-    assert code_of(["scenarios"]) == 0
+    assert code_of(["scenarios", "--names"]) == 0
     assert code_of(["scenarios", "--suite", "smok"]) == 2
 
 

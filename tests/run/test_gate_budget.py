@@ -99,18 +99,18 @@ def test_a_claude_run_against_the_replay_baseline_is_not_estimated_free(
 ) -> None:
     """Issue #29: "Estimated cost: $0.00 … up to $0.00", then the run spent money. The committed
     baseline is replays (no usage): the estimate is modelled, says so, and moves with the prices."""
-    text = claude_estimate(project, monkeypatch, ["nightshift", "reply-facts"])
+    text = claude_estimate(project, monkeypatch, ["trial-run", "reply-facts"])
     first, at_budget = dollars(text.splitlines()[0])[:2]
     assert 0 < first < at_budget
     assert "claude-sonnet-5-5 is modelled at pricing.yaml's prices" in text
     assert "the baseline recorded no model usage (replays)" in text
     per = dict(re.findall(r"(\S+) \$([\d.]+) \(\d+ turns", text))
-    assert float(per["nightshift"]) > float(per["reply-facts"])  # 40 turns of a larger world against 2
+    assert float(per["trial-run"]) > float(per["reply-facts"])  # 16 turns of a larger world against 2
     pricing = project / "pricing.yaml"
     prices = yaml.safe_load(pricing.read_text())
     prices["claude-sonnet-5-5"] = {k: v * 2 for k, v in prices["claude-sonnet-5-5"].items()}
     pricing.write_text(yaml.safe_dump(prices))
-    doubled = dollars(claude_estimate(project, monkeypatch, ["nightshift", "reply-facts"]).splitlines()[0])[0]
+    doubled = dollars(claude_estimate(project, monkeypatch, ["trial-run", "reply-facts"]).splitlines()[0])[0]
     assert doubled > first * 1.5  # the agent's share doubled; the judge's (haiku) did not
 
 
