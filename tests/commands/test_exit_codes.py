@@ -90,9 +90,9 @@ def test_compare_exits_with_the_verdict_and_fails_closed(project: Path, made: di
 
 
 def test_grade_exits_with_the_verdict_and_fails_closed(project: Path, made: dict[str, Path]) -> None:
-    good, bad = copy(project, made, "good"), copy(project, made, "bad")
+    """(A re-graded regression exits 1: tests/run/test_gate_end_to_end.py.)"""
+    good = copy(project, made, "good")
     assert code_of(["grade", "--run", str(good)]) == 0
-    assert code_of(["grade", "--run", str(bad)]) == 1
     assert code_of(["grade", "--run", "runs/nothing"]) == 2
     assert code_of(["grade", "--run", str(tamper(good))]) == 3
 
@@ -147,7 +147,7 @@ def test_scenarios(project: Path) -> None:
 def test_check_scenario_problems_are_bad_input_not_a_regression(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert code_of(["check-scenario", "trial-run"]) == 0
+    """(Exit 0 for every committed scenario: tests/scenario/test_task_suite.py.)"""
     replay = project / "scenario" / "trial-run" / "replays" / "regressed.yaml"
     text = replay.read_text()
     assert re.search(r"(?m)^expect_lost:", text)
@@ -163,7 +163,8 @@ def test_new_scenario(project: Path) -> None:
 
 
 def test_calibrate_and_the_live_commands_without_keys_are_bad_input(project: Path) -> None:
-    for argv in (["calibrate"], ["seed-inbox"], ["janitor"], ["tools", "check"]):
+    """(`tools check`: 2 without its key, 4 on drift, in tests/world/test_tools_check.py.)"""
+    for argv in (["calibrate"], ["seed-inbox"], ["janitor"]):
         assert code_of(argv) == 2, argv
 
 
