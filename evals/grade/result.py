@@ -26,6 +26,9 @@ class CheckOutcome(StrictModel):
     # The check itself raised: a grader bug, never the agent's failure, so its part is unscored.
     # Written only when true, so a record holds it only where it happened.
     grader_error: bool = Field(default=False, exclude_if=lambda crashed: not crashed)
+    # The check executes agent code and this job may not (EVALS_DEFER_EXECUTION): its part is
+    # unscored here and the secret-less job that re-grades the run decides it. Written only when true.
+    deferred: bool = Field(default=False, exclude_if=lambda deferred: not deferred)
 
 
 class PartGrade(StrictModel):
