@@ -8,14 +8,17 @@ evidence preparation or the world's outcome types.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from evals.core.model import StrictModel
+from evals.core.untrusted import PART_ID, SCENARIO_NAME
 from evals.grade.judge._judgement import Judgement
 
 PartStatus = Literal["passed", "failed", "unscored"]
+# Ids a stored grade carries into the report: checked when read (evals/core/untrusted.py).
+PartId = Annotated[str, Field(pattern=PART_ID)]
 
 
 class CheckOutcome(StrictModel):
@@ -32,9 +35,9 @@ class CheckOutcome(StrictModel):
 
 
 class PartGrade(StrictModel):
-    id: str
-    criterion: str
-    category: str
+    id: PartId
+    criterion: PartId
+    category: PartId
     max_points: int
     score: float | None
     status: PartStatus
@@ -47,12 +50,12 @@ class PartGrade(StrictModel):
 
 
 class TrialGrade(StrictModel):
-    scenario: str
+    scenario: Annotated[str, Field(pattern=SCENARIO_NAME)]
     trial: int
     parts: list[PartGrade]
     total: float
     max_scored: int
-    unscored: list[str]
-    criteria: dict[str, float | None]
-    categories: dict[str, float | None]
+    unscored: list[PartId]
+    criteria: dict[PartId, float | None]
+    categories: dict[PartId, float | None]
     passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
