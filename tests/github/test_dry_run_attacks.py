@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from evals.grade.sandbox.launch import chosen_mode
+from evals.grade.sandbox.policy import strength
 from tests.support.actions import NOT_CHECKED_OUT, Runner
 from tests.support.attacks import CANARIES, Listener, files_holding, free_port, steal_and_hide, survivors
 from tests.support.fakes.github_pr_fake import FakeGitHubPR
@@ -123,7 +125,11 @@ def test_a_hostile_test_file_steals_nothing_writes_nothing_and_earns_nothing(
         script = workspace / "scripts" / "cleanup.sh"
         assert not script.exists() or script.read_text(encoding="utf-8") == cleanup
     assert not survivors(marker)
+    assert status is not None
+    if strength(chosen_mode()) < strength("landlock"):  # the verdict job refuses to run it with less
+        assert status["state"] == "error" and "sandbox" in status["description"]
+        return
     # The verdict is the regressed run's own: 2 of 7, a regression (the attacker hoped for 7/7).
-    assert status is not None and status["state"] == "failure"
+    assert status["state"] == "failure"
     assert status["description"].startswith("regression: total 2.00/7"), status["description"]
     assert "Agent evals: **regression**" in comment.body

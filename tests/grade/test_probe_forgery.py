@@ -15,6 +15,8 @@ import pytest
 
 from evals.grade.registry import GradeContext
 from evals.grade.rubric import scenario_registry
+from evals.grade.sandbox.launch import available
+from evals.grade.sandbox.policy import MODES, Mode
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.sandbox.seed import seed
@@ -148,3 +150,27 @@ def test_pools_made_per_call_behind_a_forged_shared_pool_are_counted_from_outsid
     )
     result = CHECKS["nightshift.clients_share_one_pool"](head(scenario, client=client))
     assert not result.passed and "read from outside" in result.detail, result.detail
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_in_every_mode_a_real_fix_passes_and_an_atexit_forgery_does_not(
+    scenario: Scenario, mode: Mode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outside readings hold in each mode this machine can force: no false alarm on a fix,
+    no pass for the leak with a forged result."""
+    if not available(mode):
+        pytest.skip(f"sandbox mode {mode} does not work on this machine")
+    monkeypatch.setenv("EVALS_SANDBOX", mode)
+    fixed = (
+        scenario.files[PROC]
+        .replace("        self._batch_buffers.append(buf)\n", "")
+        .replace("        redis = get_redis_client()\n", "        redis = self._redis\n")
+        .replace(
+            "        self._batch_buffers: list[bytearray] = []\n",
+            "        self._redis = get_redis_client()\n",
+        )
+    )
+    ctx = head(scenario, client=POOLED, processor=fixed)
+    assert failed(ctx, *BEHAVIOUR) == []
+    forged = head(scenario, f"import atexit\natexit.register(print, {LINE!r})\n")
+    assert failed(forged, *BEHAVIOUR) == list(BEHAVIOUR)

@@ -15,6 +15,7 @@ import pytest
 
 from evals.grade.checks import VOCABULARY
 from evals.grade.registry import CheckResult, GradeContext
+from evals.grade.sandbox.launch import chosen_mode
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
@@ -102,8 +103,10 @@ def test_a_test_file_that_steals_secrets_gets_nothing_out(
         payload = steal_and_hide(listener.port, [str(run_dir / "results.jsonl"), str(script)], marker)
         result = check(scenario, {"tests/test_borderline.py": payload + "\n" + HONEST})
     assert result.passed, result.detail  # the test itself is honest; the sandbox only held it in
-    assert listener.heard() == b""
-    assert (run_dir / "results.jsonl").read_text(encoding="utf-8") == ""
-    assert script.read_text(encoding="utf-8") == "echo clean\n"
     assert not survivors(marker)
     assert not any(value in result.detail + result.evidence for value in CANARIES.values())
+    assert not any(value.encode() in listener.heard() for value in CANARIES.values())
+    if chosen_mode() != "none":  # what `none` does not promise (README: the PR workflow refuses it)
+        assert listener.heard() == b""
+        assert (run_dir / "results.jsonl").read_text(encoding="utf-8") == ""
+        assert script.read_text(encoding="utf-8") == "echo clean\n"
