@@ -174,3 +174,23 @@ def test_in_every_mode_a_real_fix_passes_and_an_atexit_forgery_does_not(
     assert failed(ctx, *BEHAVIOUR) == []
     forged = head(scenario, f"import atexit\natexit.register(print, {LINE!r})\n")
     assert failed(forged, *BEHAVIOUR) == list(BEHAVIOUR)
+
+
+def test_without_proc_the_probes_own_account_decides_and_the_evidence_says_so(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A system with no /proc (not Linux) gets no outside reading: a fix still passes, the seeded
+    leak still fails, and the evidence is marked unmeasured."""
+    from evals.grade.sandbox import launch
+
+    monkeypatch.setattr(launch, "measurable", lambda: False)
+    monkeypatch.setenv("EVALS_SANDBOX", "none")
+    fixed = head(
+        scenario,
+        client=POOLED,
+        processor=scenario.files[PROC].replace("        self._batch_buffers.append(buf)\n", ""),
+    )
+    result = CHECKS["nightshift.clients_share_one_pool"](fixed)
+    assert result.passed and json.loads(result.evidence)["outside"] == {"mode": "none", "unmeasured": True}
+    assert CHECKS["nightshift.buffers_do_not_grow"](fixed).passed
+    assert not CHECKS["nightshift.buffers_do_not_grow"](head(scenario)).passed

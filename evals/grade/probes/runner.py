@@ -51,7 +51,8 @@ class ProbeResult:
     ok: bool
     data: dict[str, Any] = field(default_factory=dict)  # each step's value, by step
     error: str = ""
-    usage: dict[str, dict[str, int]] = field(default_factory=dict)  # the grader's reading after each step
+    # the grader's reading after each step; empty where the system has no /proc (not Linux)
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
     mode: str = ""
 
 
@@ -155,17 +156,25 @@ class ProbeCache:
 RESULTS = ProbeCache()
 
 
+def measure(worker: Worker, step: str, usage: dict[str, dict[str, int]]) -> None:
+    """The grader's reading after `step`, kept under its name (none where there is no /proc)."""
+    reading = worker.measure()
+    if reading is not None:
+        usage[step] = asdict(reading)
+
+
 def run_probe(request: ProbeRequest) -> ProbeResult:
     """Run the probe's steps in a fresh sandbox, uncached."""
     module = request.script.stem
     paths = [request.script.resolve().parent, *(s.resolve() for s in request.stubs)]
     with Worker(code_files(request.files), paths, timeout=request.timeout) as worker:
         data: dict[str, Any] = {}
+        usage: dict[str, dict[str, int]] = {}
         try:
-            usage = {LAUNCHED: asdict(worker.measure())}
+            measure(worker, LAUNCHED, usage)
             for step in request.steps:
                 data[step] = worker.call(module, step, request.spec)
-                usage[step] = asdict(worker.measure())
+                measure(worker, step, usage)
         except CallRaised as exc:
             return ProbeResult(False, error=str(exc), mode=worker.mode)
         except ChannelError as exc:

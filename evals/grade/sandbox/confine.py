@@ -108,7 +108,9 @@ def fail(message: str) -> None:
 
 
 def landlock_abi() -> int:
-    """The kernel's Landlock ABI version, 0 when Landlock is missing or disabled."""
+    """The kernel's Landlock ABI version, 0 when Landlock is missing or disabled (or not Linux)."""
+    if sys.platform != "linux":
+        return 0
     abi = int(
         _libc().syscall(
             LANDLOCK_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(LANDLOCK_CREATE_RULESET_VERSION)
@@ -226,12 +228,13 @@ def main(argv: list[str]) -> None:
             resource.setrlimit(getattr(resource, name), (value, value))
         except (ValueError, OSError, AttributeError) as exc:
             fail(f"setrlimit {name}: {exc}")
-    if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        fail("PR_SET_NO_NEW_PRIVS failed")
-    landlock = config.get("landlock")
-    if landlock:
-        apply_landlock(list(landlock["ro"]), list(landlock["rw"]))
-    install_seccomp(bool(config.get("deny_sockets")))
+    if sys.platform == "linux":  # elsewhere only the limits (mode `none`, README)
+        if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+            fail("PR_SET_NO_NEW_PRIVS failed")
+        landlock = config.get("landlock")
+        if landlock:
+            apply_landlock(list(landlock["ro"]), list(landlock["rw"]))
+        install_seccomp(bool(config.get("deny_sockets")))
     try:
         os.execve(program[0], program, dict(os.environ))
     except OSError as exc:

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from evals.grade.sandbox import confine, worker
-from evals.grade.sandbox.measure import Usage, namespace_members, session_members, usage
+from evals.grade.sandbox.measure import Usage, measurable, namespace_members, session_members, usage
 from evals.grade.sandbox.policy import (
     GUARANTEES,
     MODES,
@@ -169,7 +169,7 @@ def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
 def _drop_capabilities() -> list[str]:
     """As root outside bubblewrap: keep uid 0 (the interpreter may be readable by root only) but
     drop every capability, so DAC and ptrace checks apply to it like to any process of its uid."""
-    if os.geteuid() != 0:
+    if os.geteuid() != 0 or not _executable("setpriv"):
         return []
     return ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
 
@@ -220,6 +220,8 @@ def available(mode: Mode) -> bool:
     """Whether `mode` works on this machine: tried once per process (a tiny program, confined)."""
     if mode == "none":
         return True
+    if sys.platform != "linux":
+        return False
     if mode == "landlock":
         return confine.landlock_abi() >= 1
     if not _executable("bwrap") or (
@@ -261,7 +263,8 @@ def chosen_mode() -> Mode:
 def _undumpable_grader() -> None:
     """Mode `none` only: the grader's own /proc/<pid>/environ, fds and memory become unreadable to a
     same-uid child (its ancestors' stay readable: that mode runs without secrets or not at all)."""
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 class Sandbox:
@@ -337,9 +340,10 @@ class Sandbox:
             return namespace_members(self._namespace, self._init)
         return session_members(self.proc.pid)
 
-    def measure(self) -> Usage:
-        """Memory and descriptors of the sandbox's processes (MeasurementDenied fails closed)."""
-        return usage(self.pids())
+    def measure(self) -> Usage | None:
+        """Memory and descriptors of the sandbox's processes (MeasurementDenied fails closed); None
+        where the system has no /proc to read them from (not Linux)."""
+        return usage(self.pids()) if measurable() else None
 
     def read_file(self, rel: str, limit: int = READ_LIMIT) -> bytes | None:
         """A regular file of the scratch copy, read without following any link (the program may
@@ -370,6 +374,8 @@ class Sandbox:
         if self._init is not None:
             _signal(self._init)  # the pid namespace's init: the kernel kills the rest with it
         else:
+            with contextlib.suppress(OSError):  # the launcher's process group (where /proc is missing too)
+                os.killpg(self.proc.pid, signal.SIGKILL)
             for _ in range(100):  # forks between a listing and the kill are in the next listing
                 members = session_members(self.proc.pid)
                 if not members:

@@ -150,7 +150,8 @@ class Worker:
         self._stderr.seek(max(0, size - chars * 4))
         return self._stderr.read().decode("utf-8", "replace")[-chars:].strip()
 
-    def measure(self) -> Usage:
+    def measure(self) -> Usage | None:
+        """The sandbox's memory and descriptors, read from /proc; None without /proc (not Linux)."""
         return self.sandbox.measure()
 
     def close(self) -> None:
