@@ -10,13 +10,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evals.core.errors import ExitCode
+from evals.core.errors import EvalError, ExitCode
 from evals.core.project import load_project
 from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
 from evals.gate.summary import Summary
-from evals.records.model import RunMeta
+from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.report.job_summary import publish
 from evals.report.markdown import render
@@ -46,6 +46,18 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     return report
 
 
+def write_viewer(rd: RunDir, summary: Summary, records: list[TrialRecord]) -> Path | None:
+    """viewer.html beside report.md, so the report's viewer links and anchors open at once. A
+    viewer that cannot be written is a warning, never a different verdict."""
+    from evals.report.viewer import write_viewer as write
+
+    try:
+        return write(rd.path, summary, records)
+    except (EvalError, OSError, ValueError) as exc:
+        print(f"warning: viewer.html not written: {console_line(redact_text(str(exc)))}", file=sys.stderr)
+        return None
+
+
 def verdict_line(summary: Summary) -> str:
     total = summary.total
     mean = "–" if total.mean is None else f"{total.mean:.2f}"
@@ -63,8 +75,10 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
 
 def conclude(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> Summary:
     """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed)."""
-    summary = definition.summarise(rd.read_records(), meta)
+    records = rd.read_records()
+    summary = definition.summarise(records, meta)
     report = write_outputs(rd, summary)
+    viewer = write_viewer(rd, summary, records)
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")
@@ -74,5 +88,7 @@ def conclude(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> Summary:
             f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
         )
     print(f"Report: {report}")
+    if viewer is not None:
+        print(f"Viewer: {viewer} (transcripts, every rubric part; open it in a browser)")
     sys.stdout.flush()
     return summary

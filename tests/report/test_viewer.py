@@ -24,13 +24,32 @@ def packed_json(page: str) -> str:
     return gzip.decompress(base64.b64decode(packed)).decode("utf-8")
 
 
+def test_run_compare_and_grade_write_the_viewer_beside_the_report_and_say_where(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report's viewer link and every "in the viewer" anchor open at once: no `evals view` first."""
+    out = project / "runs" / "regressed"
+    for argv in (["run", "--agent", "replay:regressed", "--out", str(out)], ["compare", "--run", str(out)],
+                 ["grade", "--run", str(out)]):  # fmt: skip
+        (out / "viewer.html").unlink(missing_ok=True)
+        assert main(argv) == 1
+        printed = capsys.readouterr().out
+        assert (out / "viewer.html").is_file() and (out / "report.md").is_file()
+        assert f"Viewer: {out / 'viewer.html'}" in printed, argv
+        assert "[viewer.html](viewer.html)" in (out / "report.md").read_text(encoding="utf-8")
+    assert read_page((out / "viewer.html").read_text(encoding="utf-8"))["summary"]["verdict"] == "regression"
+
+
 def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -> None:
     out = project / "runs" / "regressed"
     assert main(["run", "--agent", "replay:regressed", "--trials", "2", "--out", str(out)]) == 1
     assert main(["view", "--run", str(out)]) == 0
     page = (out / "viewer.html").read_text(encoding="utf-8")
-    for remote in ("http://", "https://cdn", 'src="http', "<link "):  # nothing fetched from anywhere
-        assert remote not in page.split('id="run-data">')[0]
+    template = re.sub(r"<noscript>.*</noscript>", "", page.split('id="run-data">')[0], flags=re.S)
+    for remote in ("http://", "https://", 'src="', "<link "):  # nothing fetched from anywhere
+        assert remote not in template
+    static = page.split("<noscript>")[1].split("</noscript>")[0]
+    assert 'src="' not in static and 'href="http' not in static  # its links are anchors in the page
     data = read_page(page)
     assert data["summary"]["verdict"] == "regression"
     assert data["summary"]["criteria"]["T3"]["title"].startswith("Threshold exactly 0.85")
@@ -42,6 +61,7 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
         "kind": "model",
         "turn": None,
         "text": "Raised the threshold and replied.",
+        "said": "final answer",
     }
     failed = {p["id"]: p for p in trial["parts"] if p["status"] == "failed"}
     assert "expected FLAG_THRESHOLD = 0.85" in failed["T3a"]["reason"]

@@ -13,9 +13,11 @@ the PR's diff rather than whole trees, and Notion pages only by what the agent c
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from pydantic import BaseModel
 
 from evals.agents.base import ToolCall, Transcript
@@ -24,7 +26,11 @@ from evals.gate.summary import Summary, read_summary_if_any
 from evals.grade.result import TrialGrade
 from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir, TrialFile
+from evals.report.viewer.divergence import Side, divergence
 from evals.report.viewer.notion import pages_view
+from evals.report.viewer.results import present
+from evals.report.viewer.results.raw import elided_json, is_base64_blob
+from evals.report.viewer.results.shapes import Seen
 from evals.report.viewer.tiers import tier_groups
 from evals.world.outcome import Outcome
 
@@ -46,43 +52,94 @@ def clip(value: Any, limit: int = MAX_STRING) -> Any:
 
 
 def bounded(value: Any, where: str) -> Any:
-    """A tool call's arguments or result, shown whole when small; a large one as the first
-    `MAX_VALUE` characters of its indented JSON, saying where the rest is."""
-    value = clip(value)
-    text = json.dumps(value, indent=2, ensure_ascii=False)
+    """A tool call's arguments or result as the raw view shows it, base64 elided: whole when
+    small, a large one as the first `MAX_VALUE` characters of its indented JSON, saying where the
+    rest is."""
+    text = elided_json(value)
     if len(text) <= MAX_VALUE:
-        return value
+        return orjson.loads(text)
     return f"{text[:MAX_VALUE]}\n… [{len(text) - MAX_VALUE} more characters in {where}]"
 
 
+def brief(args: Any) -> str:
+    """The call's short arguments on one line (`query="in:inbox" max_results=20`): what a reader
+    scans a timeline by; long values (bodies, contents) are in the views below it."""
+    if not isinstance(args, dict):
+        return ""
+    shown = []
+    for key, value in args.items():
+        short = isinstance(value, str) and len(value) <= 60 and not is_base64_blob(value)
+        if short or isinstance(value, bool | int | float):
+            shown.append(f"{key}={json.dumps(value, ensure_ascii=False)}")
+    return " ".join(shown)[:240]
+
+
 def _tool_entry(
-    call: ToolCall | None, name: str, args: Any, where: str = "transcript.json"
+    call: ToolCall | None, name: str, args: Any, seen: Seen, where: str = "transcript.json"
 ) -> dict[str, Any]:
     if call is None:  # the model asked for a tool the harness did not run (not on the allow-list)
         return {
             "kind": "tool",
             "tool": name,
+            "brief": brief(args),
             "args": bounded(args, where),
             "ok": False,
             "result": None,
             "index": None,
+            "args_view": [],
+            "view": [],
         }
+    args_view, view = present(call.tool, call.args, call.result, seen)
     return {
         "kind": "tool",
         "index": call.index,
         "tool": call.tool,
+        "brief": brief(call.args),
         "args": bounded(call.args, where),
         "result": bounded(call.result, where),
+        "args_view": args_view,
+        "view": view,
         "ok": bool(call.result.get("successful", True)) and not call.result.get("error"),
         "latency_s": round(call.latency_s, 4),
     }
 
 
+def _said(entries: list[dict[str, Any]]) -> None:
+    """Mark the model's last text as its final answer; the rest it said between tool calls."""
+    texts = [e for e in entries if e["kind"] == "model"]
+    for e in texts:
+        e["said"] = "between tool calls"
+    if texts and entries[-1] is texts[-1]:
+        texts[-1]["said"] = "final answer"
+
+
+def _content_entry(block: dict[str, Any], turn: int) -> dict[str, Any] | None:
+    """An assistant content block other than a tool call: text, thinking (marked), or any other
+    kind by its type."""
+    kind = block.get("type")
+    if kind == "text":
+        text = str(block.get("text", ""))
+        return {"kind": "model", "turn": turn, "text": clip(text, 8_000)} if text.strip() else None
+    if kind == "thinking":
+        return {"kind": "thinking", "turn": turn, "text": clip(str(block.get("thinking", "")), 8_000)}
+    if kind == "redacted_thinking":
+        return {"kind": "thinking", "turn": turn, "text": "(redacted by the API: encrypted thinking)"}
+    return {
+        "kind": "other",
+        "turn": turn,
+        "type": str(kind),
+        "text": clip(json.dumps(block, ensure_ascii=False)),
+    }
+
+
 def timeline(transcript: Transcript) -> list[dict[str, Any]]:
-    """Model turns and tool calls in order. A model agent's messages give the turns (text, then the
-    tool calls it asked for, matched in order to the calls the harness recorded); an agent without
-    messages (a replay, a custom agent) has its tool calls and final text."""
+    """Model turns and tool calls in order. A model agent's messages give the turns (thinking and
+    text, then the tool calls it asked for, matched in order to the calls the harness recorded); an
+    agent without messages (a replay, a custom agent) has its tool calls and final text. Each call
+    has its views (`evals.report.viewer.results`), read in order so a write is seen against the read
+    before it."""
     calls = list(transcript.tool_calls)
+    seen = Seen()
     entries: list[dict[str, Any]] = []
     turn = 0
     for message in transcript.messages:
@@ -90,16 +147,41 @@ def timeline(transcript: Transcript) -> list[dict[str, Any]]:
             continue
         turn += 1
         for block in message["content"]:
-            if block.get("type") == "text" and block.get("text", "").strip():
-                entries.append({"kind": "model", "turn": turn, "text": clip(block["text"], 8_000)})
-            elif block.get("type") == "tool_use":
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use":
                 name = str(block.get("name", ""))
                 call = calls.pop(0) if calls and calls[0].tool == name else None
-                entries.append({**_tool_entry(call, name, block.get("input") or {}), "turn": turn})
-    entries += [_tool_entry(call, call.tool, call.args) for call in calls]
+                entries.append({**_tool_entry(call, name, block.get("input") or {}, seen), "turn": turn})
+            elif (entry := _content_entry(block, turn)) is not None:
+                entries.append(entry)
+    entries += [_tool_entry(call, call.tool, call.args, seen) for call in calls]
     if not transcript.messages and transcript.final_text:
         entries.append({"kind": "model", "turn": None, "text": clip(transcript.final_text, 8_000)})
+    _said(entries)
     return entries
+
+
+def prompts_view(transcript: Transcript) -> dict[str, Any] | None:
+    """The prompts the agent was given: system, the agent's addendum, task and personas. A
+    transcript written before they were recorded has, at most, the task as the first user message."""
+    if transcript.prompts is not None:
+        return clip(transcript.prompts.model_dump(mode="json"), 20_000)  # type: ignore[no-any-return]
+    first = next((m for m in transcript.messages if m.get("role") == "user"), None)
+    if first is None:
+        return None
+    content = first.get("content")
+    text = (
+        content
+        if isinstance(content, str)
+        else "".join(
+            str(b.get("text", "")) for b in content or [] if isinstance(b, dict) and b.get("type") == "text"
+        )
+    )
+    return {
+        "task": clip(text, 20_000),
+        "note": "recorded before prompts were: the task from the first message only",
+    }
 
 
 def outcome_view(outcome: Outcome) -> dict[str, Any]:
@@ -139,45 +221,121 @@ def _read(rd: RunDir, record: TrialRecord, kind: TrialFile, model: type[M]) -> M
         return None
 
 
-def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
+def status_label(status: str, graded: bool, passed: bool | None) -> str:
+    """What became of a trial, in a reader's words: errored (infrastructure: not scored), not
+    graded, failed (its total under the pass threshold), passed, or undecided (unscored parts could
+    flip it either way)."""
+    if status != "ok":
+        return "errored"
+    if not graded:
+        return "not graded"
+    return {True: "passed", False: "failed"}.get(passed, "undecided")  # type: ignore[arg-type]
+
+
+def _trial(rd: RunDir, record: TrialRecord) -> tuple[dict[str, Any], Side]:
+    """The trial's view, and what the divergence view compares of it."""
     transcript = _read(rd, record, "transcript", Transcript)
     outcome = _read(rd, record, "outcome", Outcome)
     grade = record.grade or _read(rd, record, "grade", TrialGrade)
-    return {
+    entries = timeline(transcript) if transcript else []
+    parts = [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else []
+    view = {
         "scenario": record.scenario,
         "trial": record.trial,
-        "status": record.status,
+        "status": status_label(record.status, grade is not None, grade.passed if grade else None),
         "error": record.error or (transcript.error if transcript else None),
         "total": grade.total if grade else None,
         "max": grade.max_scored if grade else None,
         "passed": grade.passed if grade else None,
+        "agent": record.agent,
         "metrics": record.metrics.model_dump(mode="json"),
         "termination": transcript.termination if transcript else None,
-        "parts": [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else [],
+        "prompts": prompts_view(transcript) if transcript else None,
+        "parts": parts,
         "failed": [p.id for p in grade.parts if p.status == "failed"] if grade else [],
-        "timeline": timeline(transcript) if transcript else [],
+        "timeline": entries,
         "outcome": outcome_view(outcome) if outcome else None,
     }
+    names = [n for r in (outcome.repos if outcome else []) for n in (r.full_name, r.full_name.split("/")[-1])]
+    side = Side(
+        trial=record.trial,
+        passed=grade.passed if grade and record.status == "ok" else None,
+        calls=list(transcript.tool_calls) if transcript else [],
+        names=sorted(set(names), key=len, reverse=True),
+        parts=parts,
+        entries=[n for n, e in enumerate(entries) if e["kind"] == "tool" and e["index"] is not None],
+    )
+    return view, side
 
 
-def run_view(run_dir: Path) -> dict[str, Any]:
-    """Everything the page shows, as one JSON object."""
+def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
+    return _trial(rd, record)[0]
+
+
+def run_view(
+    run_dir: Path, summary: Summary | None = None, records: list[TrialRecord] | None = None
+) -> dict[str, Any]:
+    """Everything the page shows, as one JSON object. `summary` and `records` are read from the run
+    directory unless given (`run`, `compare` and `grade` have them in hand)."""
     rd = RunDir(run_dir)
     meta = rd.read_meta()
-    records = rd.read_records()
-    summary = read_summary_if_any(rd)
-    trials = [trial_view(rd, r) for r in records]
+    records = rd.read_records() if records is None else records
+    summary = read_summary_if_any(rd) if summary is None else summary
+    read = [_trial(rd, r) for r in records]
+    trials = [view for view, _ in read]
+    groups = tier_groups(summary, meta.scenarios, [t["scenario"] for t in trials])
+    for group in groups:
+        for task in group["tasks"]:
+            task["divergence"] = divergence([read[i][1] for i in task["trials"]])
     return {
         "run": run_dir.name,
         "meta": meta.dump(),
-        "summary": _summary_view(summary) if summary else None,
-        "groups": tier_groups(summary, meta.scenarios, [t["scenario"] for t in trials]),
+        "summary": _summary_view(summary, trials) if summary else None,
+        "groups": groups,
         "trials": trials,
     }
 
 
-def _summary_view(summary: Summary) -> dict[str, Any]:
-    """The verdict, totals and criteria vs baseline; per-trial parts come from the trials themselves."""
+_NUMBER = re.compile(r"(\d+)")
+
+
+def natural(key: str) -> list[Any]:
+    """C2 before C10: numbers in a name compared as numbers."""
+    return [int(x) if x.isdigit() else x for x in _NUMBER.split(key)]
+
+
+def criteria_order(summary: Summary, trials: list[dict[str, Any]]) -> list[str]:
+    """The flat criterion keys in rubric order: the order a trial's parts list them (a grade keeps
+    the rubric's order; summary.json's objects do not), then any criterion no trial graded."""
+    order: list[str] = []
+    run_order = {name: n for n, name in enumerate(summary.run.scenarios)}
+    for t in sorted(trials, key=lambda t: run_order.get(t["scenario"], len(run_order))):
+        prefix = f"{t['scenario']}/" if summary.several else ""
+        for part in t["parts"]:
+            key = prefix + part["criterion"]
+            if key in summary.criteria and key not in order:
+                order.append(key)
+    return order + sorted((k for k in summary.criteria if k not in order), key=natural)
+
+
+def criterion_trials(trials: list[dict[str, Any]], several: bool) -> dict[str, dict[str, Any]]:
+    """Per flat criterion key: the trials where one of its parts failed, and how many graded it."""
+    out: dict[str, dict[str, Any]] = {}
+    for t in trials:
+        prefix = f"{t['scenario']}/" if several else ""
+        for part in t["parts"]:
+            entry = out.setdefault(prefix + part["criterion"], {"failed": [], "graded": []})
+            where = [t["scenario"], t["trial"], part["id"]]
+            if part["status"] == "failed" and where[:2] not in [w[:2] for w in entry["failed"]]:
+                entry["failed"].append(where)
+            if where[:2] not in entry["graded"]:
+                entry["graded"].append(where[:2])
+    return {k: {"failed": v["failed"], "graded": len(v["graded"])} for k, v in out.items()}
+
+
+def _summary_view(summary: Summary, trials: list[dict[str, Any]]) -> dict[str, Any]:
+    """The verdict, totals and criteria vs baseline (in rubric order, each with the trials where it
+    failed); per-trial parts come from the trials themselves."""
     titles = {
         (name if summary.several else "") + ("/" if summary.several else "") + c: v.title
         for name, agg in summary.scenarios.items()
@@ -186,9 +344,15 @@ def _summary_view(summary: Summary) -> dict[str, Any]:
     data = summary.model_dump(
         mode="json", include={"verdict", "reasons", "notices", "total", "gate", "adaptive"}
     )
+    where = criterion_trials(trials, summary.several)
     data["criteria"] = {
-        key: {**item.model_dump(mode="json"), "title": titles.get(key, "")}
-        for key, item in summary.criteria.items()
+        key: {
+            **summary.criteria[key].model_dump(mode="json"),
+            "title": titles.get(key, ""),
+            "trials": where.get(key, {"failed": [], "graded": 0}),
+        }
+        for key in criteria_order(summary, trials)
     }
+    data["criteria_order"] = list(data["criteria"])
     data["categories"] = {key: item.model_dump(mode="json") for key, item in summary.categories.items()}
     return data
