@@ -43,18 +43,17 @@ class Side:
     names: list[str]  # what names this trial's world (repository full and bare names)
     parts: list[dict[str, Any]]
     entries: list[int] = field(default_factory=list)  # timeline position of each call, in order
-    _args: list[str] = field(default_factory=list, repr=False)
-    _results: list[str] = field(default_factory=list, repr=False)
-    _ids: tuple[dict[str, str], dict[str, str]] = field(default_factory=lambda: ({}, {}), repr=False)
+    _keys: list[tuple[str, str]] = field(default_factory=list, repr=False)
+    _ids: dict[str, str] = field(default_factory=dict, repr=False)
 
-    def _canon(self, value: Any, ids: dict[str, str]) -> str:
+    def _canon(self, value: Any) -> str:
         """`value` as sorted JSON with what is the trial's own taken out: ids numbered in the order
-        they first appear (two trials that read "the first page the search found" agree, one that
-        reads another page does not), repository names and times replaced. On the text: a trial
-        holds megabytes of results."""
+        they first appear in the trial's calls and results (two trials that read "the first page
+        the search found" agree, one that reads another page does not), repository names and times
+        replaced. On the text: a trial holds megabytes of results."""
 
         def number(found: str) -> str:
-            return ids.setdefault(found.replace("-", ""), f"{{id{len(ids)}}}")
+            return self._ids.setdefault(found.replace("-", ""), f"{{id{len(self._ids)}}}")
 
         text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode("utf-8")
         text = _ID_FIELD.sub(lambda m: m.group(1) + number(m.group(2)) + '"', text)
@@ -63,18 +62,22 @@ class Side:
         text = _HEX.sub(lambda m: number(m.group()), _UUID.sub(lambda m: number(m.group()), text))
         return _TIME.sub("{time}", text)
 
+    def _upto(self, n: int) -> tuple[str, str]:
+        """Call `n` canonical, every call before it first (ids are numbered as they come); only as
+        far as a comparison reads, which is rarely past where two trials part."""
+        while len(self._keys) <= n:
+            call = self.calls[len(self._keys)]
+            args = call.tool + self._canon(call.args)
+            self._keys.append((args, self._canon(call.result)))
+        return self._keys[n]
+
     def key(self, n: int) -> str:
-        """Call `n`'s tool and arguments, compared in call order (ids are numbered as they come)."""
-        while len(self._args) <= n:
-            call = self.calls[len(self._args)]
-            self._args.append(call.tool + self._canon(call.args, self._ids[0]))
-        return self._args[n]
+        """Call `n`'s tool and arguments."""
+        return self._upto(n)[0]
 
     def result_key(self, n: int) -> str:
-        """Call `n`'s result, likewise; only read along the chosen pair's common calls."""
-        while len(self._results) <= n:
-            self._results.append(self._canon(self.calls[len(self._results)].result, self._ids[1]))
-        return self._results[n]
+        """Call `n`'s result."""
+        return self._upto(n)[1]
 
 
 def agreed(a: Side, b: Side, results: bool = False) -> tuple[int, str]:
@@ -132,7 +135,7 @@ def flipped(failing: Side, passing: Side) -> list[dict[str, Any]]:
 
 def divergence(sides: list[Side]) -> dict[str, Any] | None:
     """A failing trial beside a passing one, or None when the task has not both. The pair is chosen
-    on tools and arguments (cheap), then its first difference is found with the results too."""
+    on tools and arguments, then its first difference is found with the results too."""
     failing = [s for s in sides if s.passed is False][:CANDIDATES]
     passing = [s for s in sides if s.passed is True][:CANDIDATES]
     if not failing or not passing:
