@@ -143,11 +143,14 @@ def divergence(sides: list[Side]) -> dict[str, Any] | None:
     pairs = [(f, p, agreed(f, p)[0]) for f in failing for p in passing]
     f, p, _ = max(pairs, key=lambda pair: pair[2])  # the first of the longest agreements
     same, how = agreed(f, p, results=True)
+    rows = _rows(f, p, same) if how else []
+    if rows:
+        rows[0]["same"] = False  # the call where they part, whatever the alignment pairs with it
     return {
         "failing": f.trial,
         "passing": p.trial,
         "same_before": same,
         "how": how,
-        "rows": _rows(f, p, same) if how else [],
+        "rows": rows,
         "flipped": flipped(f, p),
     }
