@@ -126,3 +126,25 @@ def test_a_huge_tool_result_is_shown_cut_with_where_the_rest_is() -> None:
     shown = bounded(huge, "transcript.json")
     assert isinstance(shown, str) and shown.startswith('{\n  "data": {')
     assert shown.endswith("more characters in transcript.json]") and len(shown) < MAX_VALUE + 80
+
+
+def test_the_pr_verdict_never_publishes_a_viewer_the_agents_job_wrote(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verdict job uploads viewer.html as the `evals-viewer` artifact: one the job where the PR's
+    agent ran left behind (any HTML at all) is removed with its summary and report, and the verdict
+    writes its own from the records."""
+    from evals.github.pr_gate import gate
+    from evals.records.rundir import RunDir
+
+    out = project / "runs" / "pr"
+    assert main(["run", "--agent", "replay:regressed", "--out", str(out)]) == 1
+    planted = "<script>document.title='pwned'</script><p>all green</p>"
+    RunDir(out).write_viewer(planted)
+    monkeypatch.setenv("EVALS_SCENARIOS", "trial-run")
+    assert gate(out, None, project).verdict == "regression"
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    assert planted not in page and read_page(page)["summary"]["verdict"] == "regression"
+    RunDir(out).write_viewer(planted)
+    RunDir(out).forget_outputs()
+    assert not (out / "viewer.html").exists()
