@@ -15,15 +15,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
-from evals.agents.base import ToolCall, Transcript
 from evals.core.errors import BadInputError
 from evals.gate.summary import Summary, read_summary_if_any
-from evals.grade.result import TrialGrade
+from evals.grade.result import PartGrade, TrialGrade
 from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir, TrialFile
 from evals.report.viewer.divergence import Side, divergence
@@ -32,7 +31,10 @@ from evals.report.viewer.results import present
 from evals.report.viewer.results.raw import elided_json, is_base64_blob
 from evals.report.viewer.results.shapes import Seen
 from evals.report.viewer.tiers import tier_groups
-from evals.world.outcome import Outcome
+
+if TYPE_CHECKING:
+    from evals.agents.base import ToolCall, Transcript
+    from evals.world.outcome import Outcome
 
 M = TypeVar("M", bound=BaseModel)
 MAX_STRING = 2_000
@@ -221,6 +223,21 @@ def _read(rd: RunDir, record: TrialRecord, kind: TrialFile, model: type[M]) -> M
         return None
 
 
+_PARTS = TypeAdapter(list[PartGrade])
+_LONG = re.compile(rf'"((?:[^"\\]|\\.){{{MAX_STRING}}})(?:[^"\\]|\\.)+"')
+_PARTS_CHARS = 20 * MAX_STRING  # parts this long may hide a long string among escaped quotes
+
+
+def parts_view(grade: TrialGrade) -> list[dict[str, Any]]:
+    """A trial's rubric parts as JSON, every string cut to `MAX_STRING` characters: on the JSON
+    text pydantic writes (a 100-trial run has thousands of parts; walking them in Python cost more
+    than the rest of the viewer's summary)."""
+    text = _PARTS.dump_json(grade.parts).decode("utf-8")
+    if len(text) > _PARTS_CHARS or max(map(len, text.split('"'))) > MAX_STRING:  # cheap: any to cut?
+        text = _LONG.sub(lambda m: f'"{m.group(1)}… [more characters in grade.json]"', text)
+    return orjson.loads(text)  # type: ignore[no-any-return]
+
+
 def status_label(status: str, graded: bool, passed: bool | None) -> str:
     """What became of a trial, in a reader's words: errored (infrastructure: not scored), not
     graded, failed (its total under the pass threshold), passed, or undecided (unscored parts could
@@ -232,13 +249,24 @@ def status_label(status: str, graded: bool, passed: bool | None) -> str:
     return {True: "passed", False: "failed"}.get(passed, "undecided")  # type: ignore[arg-type]
 
 
+def _files(rd: RunDir, record: TrialRecord) -> tuple[Transcript | None, Outcome | None]:
+    """The trial's transcript and outcome, when it has them. Their models are imported only then:
+    a run of records alone (a merged shard's, the speed bench's) never pays for building them."""
+    where = (record.scenario, record.trial)
+    if not rd.trial_file(*where, "transcript").is_file() and not rd.trial_file(*where, "outcome").is_file():
+        return None, None
+    from evals.agents.base import Transcript
+    from evals.world.outcome import Outcome
+
+    return _read(rd, record, "transcript", Transcript), _read(rd, record, "outcome", Outcome)
+
+
 def _trial(rd: RunDir, record: TrialRecord) -> tuple[dict[str, Any], Side]:
     """The trial's view, and what the divergence view compares of it."""
-    transcript = _read(rd, record, "transcript", Transcript)
-    outcome = _read(rd, record, "outcome", Outcome)
+    transcript, outcome = _files(rd, record)
     grade = record.grade or _read(rd, record, "grade", TrialGrade)
     entries = timeline(transcript) if transcript else []
-    parts = [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else []
+    parts = parts_view(grade) if grade else []
     view = {
         "scenario": record.scenario,
         "trial": record.trial,

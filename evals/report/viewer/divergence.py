@@ -18,11 +18,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from evals.agents.base import ToolCall
+if TYPE_CHECKING:
+    from evals.agents.base import ToolCall
 
 CANDIDATES = 5  # failing and passing trials tried per task, first ones first
 MAX_ROWS = 40  # aligned steps shown after the divergence

@@ -14,7 +14,6 @@ the interactive page (`#scenario/trial/part`): a browser opens the `<details>` a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from html import escape
 from typing import Any
@@ -29,14 +28,13 @@ HOW = {
 }
 
 
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_BIDI = {c: f"⟨U+{c:04X}⟩" for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]}
 
 
 def esc(value: Any) -> str:
     """Text as HTML text: escaped (quotes too), bidirectional controls shown by name (they could
     reorder what a reader sees), as page.js shows them."""
-    text = escape("–" if value is None else str(value), quote=True)
-    return _BIDI.sub(lambda m: f"⟨U+{ord(m.group()):04X}⟩", text)
+    return escape("–" if value is None else str(value), quote=True).translate(_BIDI)
 
 
 def _num(value: Any, digits: int = 2) -> str:
