@@ -224,18 +224,27 @@ def _read(rd: RunDir, record: TrialRecord, kind: TrialFile, model: type[M]) -> M
 
 
 _PARTS = TypeAdapter(list[PartGrade])
-_LONG = re.compile(rf'"((?:[^"\\]|\\.){{{MAX_STRING}}})(?:[^"\\]|\\.)+"')
-_PARTS_CHARS = 20 * MAX_STRING  # parts this long may hide a long string among escaped quotes
+
+
+def _cut(holder: dict[str, Any], key: str) -> None:
+    value = holder.get(key)
+    if isinstance(value, str) and len(value) > MAX_STRING:
+        holder[key] = f"{value[:MAX_STRING]}… [{len(value) - MAX_STRING} more characters in grade.json]"
 
 
 def parts_view(grade: TrialGrade) -> list[dict[str, Any]]:
-    """A trial's rubric parts as JSON, every string cut to `MAX_STRING` characters: on the JSON
-    text pydantic writes (a 100-trial run has thousands of parts; walking them in Python cost more
-    than the rest of the viewer's summary)."""
-    text = _PARTS.dump_json(grade.parts).decode("utf-8")
-    if len(text) > _PARTS_CHARS or max(map(len, text.split('"'))) > MAX_STRING:  # cheap: any to cut?
-        text = _LONG.sub(lambda m: f'"{m.group(1)}… [more characters in grade.json]"', text)
-    return orjson.loads(text)  # type: ignore[no-any-return]
+    """A trial's rubric parts as JSON (pydantic writes it, orjson reads it back: a 100-trial run has
+    thousands of parts), the texts a part can carry at length cut to `MAX_STRING` characters."""
+    parts: list[dict[str, Any]] = orjson.loads(_PARTS.dump_json(grade.parts))
+    for part in parts:
+        _cut(part, "reason")
+        _cut(part, "evidence_excerpt")
+        if isinstance(part.get("judge"), dict):
+            _cut(part["judge"], "critique")
+        for check in part.get("checks") or []:
+            _cut(check, "detail")
+            _cut(check, "evidence")
+    return parts
 
 
 def status_label(status: str, graded: bool, passed: bool | None) -> str:
@@ -347,18 +356,22 @@ def criteria_order(summary: Summary, trials: list[dict[str, Any]]) -> list[str]:
 
 
 def criterion_trials(trials: list[dict[str, Any]], several: bool) -> dict[str, dict[str, Any]]:
-    """Per flat criterion key: the trials where one of its parts failed, and how many graded it."""
-    out: dict[str, dict[str, Any]] = {}
+    """Per flat criterion key: the trials where one of its parts failed (at that part), and how many
+    trials graded it."""
+    failed: dict[str, dict[tuple[str, int], str]] = {}
+    graded: dict[str, set[tuple[str, int]]] = {}
     for t in trials:
         prefix = f"{t['scenario']}/" if several else ""
+        where = (t["scenario"], t["trial"])
         for part in t["parts"]:
-            entry = out.setdefault(prefix + part["criterion"], {"failed": [], "graded": []})
-            where = [t["scenario"], t["trial"], part["id"]]
-            if part["status"] == "failed" and where[:2] not in [w[:2] for w in entry["failed"]]:
-                entry["failed"].append(where)
-            if where[:2] not in entry["graded"]:
-                entry["graded"].append(where[:2])
-    return {k: {"failed": v["failed"], "graded": len(v["graded"])} for k, v in out.items()}
+            key = prefix + part["criterion"]
+            graded.setdefault(key, set()).add(where)
+            if part["status"] == "failed":
+                failed.setdefault(key, {}).setdefault(where, part["id"])
+    return {
+        key: {"failed": [[s, n, part] for (s, n), part in failed.get(key, {}).items()], "graded": len(seen)}
+        for key, seen in graded.items()
+    }
 
 
 def _summary_view(summary: Summary, trials: list[dict[str, Any]]) -> dict[str, Any]:
