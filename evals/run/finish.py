@@ -87,8 +87,8 @@ def conclude(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> Summary:
         print(
             f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
         )
-    print(f"Report: {report}")
     if viewer is not None:
         print(f"Viewer: {viewer} (transcripts, every rubric part; open it in a browser)")
+    print(f"Report: {report}")  # the last line: what a script reading the output takes
     sys.stdout.flush()
     return summary

@@ -12,7 +12,7 @@ import pytest
 
 from evals.cli import main
 from evals.report.viewer import read_page, render_page
-from evals.report.viewer.data import MAX_STRING, MAX_VALUE, bounded, clip
+from evals.report.viewer.timeline import MAX_STRING, MAX_VALUE, bounded, clip
 
 PLANTED = "ghp_PlantedViewerSecret0123456789"
 PACKED = re.compile(r'<script type="application/octet-stream" id="run-packed"[^>]*>(.*?)</script>', re.S)

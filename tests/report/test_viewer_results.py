@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from evals.report.viewer.data import bounded
 from evals.report.viewer.results import present
 from evals.report.viewer.results.raw import elide_base64
 from evals.report.viewer.results.shapes import Seen
+from evals.report.viewer.timeline import bounded
 from evals.scenario.load import load_scenario
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.toolset import SandboxToolset

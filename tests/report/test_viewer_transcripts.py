@@ -12,7 +12,7 @@ import pytest
 
 from evals.agents.base import ToolCall, Transcript
 from evals.cli import main
-from evals.report.viewer.data import prompts_view, timeline
+from evals.report.viewer.timeline import prompts_view, timeline
 from tests.support.stubs.anthropic_stub import StubAnthropic
 from tests.support.stubs.reference_player import ReferencePlayer, is_judge
 
@@ -40,7 +40,7 @@ def test_a_claude_trial_records_the_prompts_the_model_received(
 
 def test_a_replay_records_the_scenarios_prompts_without_an_addendum(project: Path) -> None:
     out = project / "runs" / "replay"
-    main(["run", "--agent", "replay:reference", "--out", str(out)])
+    main(["run", "--agent", "replay:regressed", "--out", str(out)])
     transcript = json.loads(
         (out / "trials" / "trial-run" / "0" / "transcript.json").read_text(encoding="utf-8")
     )

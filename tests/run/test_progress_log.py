@@ -8,8 +8,10 @@ import io
 import re
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
+from evals.cli import main
 from evals.records.model import TrialRecord
 from evals.run.runner import TrialProgress, log_line, progress_bar
 from tests.support.synthetic import synthetic_rubric, trial_record
@@ -46,20 +48,10 @@ def test_each_finished_trial_is_one_line_in_a_log_and_none_on_a_terminal() -> No
     assert log_line(failed, "nightshift#1", None) == "trial nightshift#1 · failed · 17/25"
 
 
-def test_a_run_whose_output_is_a_pipe_logs_every_trial(project: Path, capfd: object) -> None:
-    from evals.cli import main
-
-    main(
-        [
-            "run",
-            "--agent",
-            "replay:reference,regressed",
-            "--trials",
-            "2",
-            "--out",
-            str(project / "runs" / "log"),
-        ]
-    )
-    printed = capfd.readouterr().out  # type: ignore[attr-defined]
+def test_a_run_whose_output_is_a_pipe_logs_every_trial(
+    project: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    main(["run", "--agent", "replay:regressed", "--trials", "2", "--out", str(project / "runs" / "log")])
+    printed = capfd.readouterr().out
     found = re.findall(r"^trial trial-run#(\d) · (passed|failed) · ([\d.]+)/7 · [\d.]+ s$", printed, re.M)
-    assert sorted(found) == [("0", "passed", "7"), ("1", "failed", "2")]
+    assert sorted(found) == [("0", "failed", "2"), ("1", "failed", "2")]
