@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evals.world.outcome import Block, Outcome, PageSnapshot
+if TYPE_CHECKING:  # read, never built here: `compare` of a run without outcomes never imports them
+    from evals.world.outcome import Block, Outcome, PageSnapshot
 
 INLINE_MIN_RATIO = 0.4  # below this share of common words, two texts read better as a before/after pair
 CONTEXT = 60  # characters of unchanged text kept on each side of a change
