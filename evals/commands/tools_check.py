@@ -44,9 +44,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
         real = found[slug]
         differences = diff(slug, dict(real.input_parameters or {}), tool.schema()["input_schema"])
         drifts += len(differences)
-        marker = "" if tool.confirmed else " (unconfirmed in the sandbox)"
         status = "same" if not differences else f"{len(differences)} difference(s)"
-        print(f"{slug} @ {getattr(real, 'version', '?')}{marker}: {status}")
+        print(f"{slug} @ {getattr(real, 'version', '?')}: {status}")
         for drift in differences:
             print(f"  {drift.where or '(top)'}: {drift.what}")
     versions = ", ".join(f"{k} {v}" for k, v in sorted(keys.composio_toolkit_versions.items()))

@@ -78,6 +78,7 @@ class Tour:
         await self.call("GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", message_id=first["messageId"])
         await self.call("GMAIL_FETCH_MESSAGE_BY_THREAD_ID", thread_id=first["threadId"])
         await self.call("GMAIL_LIST_THREADS", max_results=5)
+        await self.call("GMAIL_LIST_THREADS", max_results=2, verbose=True)
         await self.call(
             "GMAIL_REPLY_TO_THREAD",
             thread_id=first["threadId"],
@@ -97,13 +98,13 @@ class Tour:
         await self.call("NOTION_RETRIEVE_PAGE", page_id=spec)
         blocks = await self.call("NOTION_FETCH_BLOCK_CONTENTS", block_id=spec)
         decision = next(b for b in blocks["results"] if "0.85" in str(b))
-        text = [{"type": "text", "text": {"content": "The flagging threshold is 0.85."}}]
         await self.call(
             "NOTION_UPDATE_BLOCK",
             block_id=decision["id"],
             block_type="paragraph",
-            content={"rich_text": text},
+            content="The flagging threshold is 0.85.",
         )
+        text = [{"type": "text", "text": {"content": "The flagging threshold is 0.85."}}]
         added = await self.call(
             "NOTION_APPEND_TEXT_BLOCKS",
             block_id=spec,
@@ -119,18 +120,36 @@ class Tour:
         await self.call(
             "NOTION_APPEND_TABLE_BLOCKS",
             block_id=spec,
-            children=[
-                {
-                    "type": "table",
-                    "table": {
-                        "table_width": 2,
-                        "has_column_header": True,
-                        "children": [{"type": "table_row", "table_row": {"cells": cells}}],
-                    },
-                }
-            ],
+            tables=[{"table_width": 2, "has_column_header": True, "rows": [{"cells": cells}]}],
         )
         await self.call("NOTION_DELETE_BLOCK", block_id=added["results"][0]["id"])
         page = await self.call("NOTION_CREATE_NOTION_PAGE", parent_id=spec, title="Tour notes")
-        await self.call("NOTION_UPDATE_PAGE", page_id=page["id"], properties={"title": text})
+        await self.call("NOTION_UPDATE_PAGE", page_id=page["id"], properties={"title": {"title": text}})
         await self.call("NOTION_ARCHIVE_NOTION_PAGE", page_id=page["id"])
+        await self.board(text)
+
+    async def board(self, text: list[dict[str, Any]]) -> None:
+        """The Sprint 4 board: found from its page, read and written with the database tools."""
+        sprint = await self.call("NOTION_SEARCH_NOTION_PAGE", query="Sprint 4", filter_value="page")
+        blocks = await self.call("NOTION_FETCH_BLOCK_CONTENTS", block_id=sprint["results"][0]["id"])
+        board = next(b for b in blocks["results"] if b["type"] == "child_database")
+        await self.call("NOTION_SEARCH_NOTION_PAGE", query="Tickets", filter_value="database")
+        await self.call("NOTION_FETCH_DATABASE", database_id=board["id"])
+        rows = await self.call(
+            "NOTION_QUERY_DATABASE",
+            database_id=board["id"],
+            sorts=[{"property_name": "Ticket", "ascending": True}],
+        )
+        row = next(r for r in rows["results"] if "#131" in str(r["properties"]))
+        await self.call("NOTION_FETCH_ROW", page_id=row["id"])
+        status = [{"name": "Status", "type": "select", "value": "Done"}]
+        await self.call("NOTION_UPDATE_ROW_DATABASE", row_id=row["id"], properties=status)
+        await self.call("NOTION_UPDATE_PAGE", page_id=row["id"], properties={"Notes": {"rich_text": text}})
+        await self.call(
+            "NOTION_INSERT_ROW_DATABASE",
+            database_id=board["id"],
+            properties=[
+                {"name": "Ticket", "type": "title", "value": "#135"},
+                {"name": "Status", "type": "select", "value": "To Do"},
+            ],
+        )

@@ -86,10 +86,11 @@ def _show(value: Any) -> str:
 
 
 class _Differ:
-    def __init__(self, slug: str, real_root: Schema, ours_root: Schema) -> None:
+    def __init__(self, slug: str, real_root: Schema, ours_root: Schema, null: bool = True) -> None:
         self.slug = slug
         self.real_root = real_root
         self.ours_root = ours_root
+        self.null = null
         self.found: list[Drift] = []
 
     def add(self, where: str, what: str) -> None:
@@ -98,7 +99,7 @@ class _Differ:
     def compare(self, real_node: Any, ours_node: Any, where: str) -> None:
         real, real_null = _split(real_node, self.real_root)
         ours, ours_null = _split(ours_node, self.ours_root)
-        if real_null != ours_null:
+        if self.null and real_null != ours_null:
             self.add(where, f"null {'allowed' if real_null else 'refused'} by Composio, not by the sandbox")
         if "anyOf" in real or "anyOf" in ours:
             self.unions(real, ours, where)
@@ -150,8 +151,10 @@ class _Differ:
             self.add(where, f"variant {{{label}}} in the sandbox, not in Composio")
 
 
-def diff(slug: str, real: Schema, ours: Schema) -> list[Drift]:
-    """Every difference between Composio's input schema for a tool (`real`) and the sandbox's."""
-    differ = _Differ(slug, real, ours)
+def diff(slug: str, real: Schema, ours: Schema, null: bool = True) -> list[Drift]:
+    """Every difference between Composio's input schema for a tool (`real`) and the sandbox's.
+    `null=False` for a schema transcribed from a docs page, which says nothing of null: whether a
+    parameter may be null is then not compared."""
+    differ = _Differ(slug, real, ours, null)
     differ.compare(real, ours, "")
     return differ.found
