@@ -13,12 +13,12 @@ import pytest
 from evals.scenario.load import load_scenario
 from evals.world.live.config import DEFAULT_TOOLKIT_VERSIONS
 from evals.world.live.schema_diff import diff
+from evals.world.live.tour import Tour
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.catalogue import build
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.composio_fixtures import composio_tools, output_problems
 from tests.support.paths import FIXTURES, ROOT
-from tests.support.tool_tour import Tour
 
 CATALOGUE = build()
 

@@ -1,8 +1,11 @@
 """A tour of every tool the agent has, on the trial-run world: one call or more per tool, each
 argument taken from an earlier result the way an agent would take it.
 
-Runs on any toolset (the sandbox, or Composio's tools over the fakes), so tests can hold both to
-Composio's output schemas and to each other. Every call must succeed: a failure is the finding.
+Runs on any toolset (the sandbox, or Composio's tools live or over the test fakes), so the results
+of the same calls can be compared shape by shape: `evals tools check --outputs` tours the live
+world and the sandbox and names every field the sandbox gives that Composio does not; the tests
+hold the sandbox and the fakes to Composio's output schemas and to each other. Every call must
+succeed: the first failure stops the tour (`TourStopped`), and is the finding.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from typing import Any
 from evals.world.sandbox.tools.base import Envelope, Toolset
 
 SPEC = "Moderation Classifier Threshold Spec"
+
+
+class TourStopped(Exception):
+    """A call of the tour failed: later calls need its result."""
 
 
 @dataclass
@@ -33,7 +40,8 @@ class Tour:
     async def call(self, slug: str, **args: Any) -> Any:
         result = await self.toolset.call(slug, args)
         self.calls.append(Call(slug, args, result))
-        assert result["successful"], f"{slug}({args}) failed: {result['error']}"
+        if not result.get("successful"):
+            raise TourStopped(f"{slug}({args}) failed: {result.get('error')}")
         return result["data"]
 
     async def run(self) -> list[Call]:
