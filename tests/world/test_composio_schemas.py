@@ -147,3 +147,19 @@ def test_the_output_check_names_a_wrapped_list_an_extra_key_and_a_missing_one() 
         "GMAIL_MOVE_TO_TRASH: .data.id: not in Composio's output schema",
         "GMAIL_MOVE_TO_TRASH: .data.labelIds: not in Composio's output schema",
     ]
+
+
+def test_the_readme_table_lists_every_tool_with_where_its_parameters_and_output_come_from() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = {
+        cells[0].strip(" `"): [c.strip() for c in cells[1:]]
+        for line in readme.splitlines()
+        if line.startswith("| `") and "_" in line.split("|")[1]
+        for cells in [line.strip("|").split("|")]
+    }
+    for slug, entry in composio_tools().items():
+        assert slug in rows, slug
+        called_by, parameters, output = rows[slug][:3]
+        assert called_by == ("agent" if slug in CATALOGUE else "harness (live)"), slug
+        assert parameters.startswith("confirmed: ") and (entry["version"] in parameters or "latest" in parameters)
+        assert output.startswith("designed: ") == (entry["output_source"] == "designed"), slug

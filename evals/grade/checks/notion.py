@@ -19,12 +19,24 @@ from typing import TYPE_CHECKING
 from evals.grade.checks.common import mentions_pr, primary_repo
 from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
-from evals.world.outcome import GRIDS, ROWS
-
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
     from evals.world.outcome import Block, Outcome, PageSnapshot
 
 HEADINGS = {"heading_1", "heading_2", "heading_3"}
+
+
+def is_grid(block: Block) -> bool:
+    """A table or a database: a block whose children are rows (evals.world.outcome.GRIDS)."""
+    from evals.world.outcome import GRIDS  # at call time: post-run commands load checks, not outcomes
+
+    return block.type in GRIDS
+
+
+def is_row(block: Block) -> bool:
+    """A table's row or a database's (evals.world.outcome.ROWS)."""
+    from evals.world.outcome import ROWS
+
+    return block.type in ROWS
 
 
 def page_of(outcome: Outcome, key: str) -> PageSnapshot:
@@ -53,7 +65,7 @@ def agent_text(page: PageSnapshot) -> str:
     return "\n".join(
         block_text(b)
         for b in blocks_of(page)
-        if not b.archived and (b.created_by == "agent" or b.edited) and b.type not in GRIDS
+        if not b.archived and (b.created_by == "agent" or b.edited) and not is_grid(b)
     )
 
 
@@ -74,7 +86,7 @@ def section(page: PageSnapshot, heading: str) -> list[Block]:
 
 def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | None:
     for block in blocks_of(page):
-        if block.type in GRIDS:
+        if is_grid(block):
             row = block.row(row_key)
             if row is not None:
                 return block, row
@@ -133,7 +145,7 @@ def agent_text_contains(
 
 def _agent_appended(page: PageSnapshot, pattern: re.Pattern[str]) -> bool:
     return any(
-        b.created_by == "agent" and not b.archived and b.type not in ROWS and pattern.search(b.text)
+        b.created_by == "agent" and not b.archived and not is_row(b) and pattern.search(b.text)
         for b in blocks_of(page)
     )
 

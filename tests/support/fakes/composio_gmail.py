@@ -8,8 +8,8 @@ header, as Gmail's does. Thread listings are Gmail's thread resources (`id`, `sn
 `historyId`) under `threads`, with `next_page_token`; a trashed message comes back as `email`.
 Labels are Gmail's label resources (`id`, `name`, `type`, and for a user label its visibility
 settings): the system labels always exist, a user label is made by GMAIL_CREATE_LABEL with an id
-`Label_<n>` (a name already taken is refused, as Gmail's 409), GMAIL_DELETE_LABEL (and the deprecated
-GMAIL_REMOVE_LABEL) deletes a user label and takes it off every message, and a message cannot be
+`Label_<n>` (a name already taken is refused, as Gmail's 409), GMAIL_DELETE_LABEL deletes a user
+label and takes it off every message, and a message cannot be
 given a label that does not exist. As Composio's Gmail docs (20260721_00) say, the label tools do not
 move mail in or out of TRASH or SPAM: GMAIL_UNTRASH_MESSAGE takes a message out of the trash.
 Parameters are that version's: a send or a reply needs a recipient (recipient_email, also `to` for
@@ -320,7 +320,7 @@ class ComposioGmail:
             }
             self.labels[label["id"]] = label
             return {"response_data": label}
-        if slug in ("GMAIL_DELETE_LABEL", "GMAIL_REMOVE_LABEL"):
+        if slug == "GMAIL_DELETE_LABEL":
             label_id = str(a["label_id"])
             if label_id in SYSTEM_LABELS:
                 raise GmailFailed("<HttpError 400 'Invalid delete request'>")
