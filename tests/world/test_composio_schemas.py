@@ -161,5 +161,6 @@ def test_the_readme_table_lists_every_tool_with_where_its_parameters_and_output_
         assert slug in rows, slug
         called_by, parameters, output = rows[slug][:3]
         assert called_by == ("agent" if slug in CATALOGUE else "harness (live)"), slug
-        assert parameters.startswith("confirmed: ") and (entry["version"] in parameters or "latest" in parameters)
+        assert parameters.startswith("confirmed: "), slug
+        assert entry["version"] in parameters or "latest" in parameters, slug
         assert output.startswith("designed: ") == (entry["output_source"] == "designed"), slug

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from evals.grade.checks.common import mentions_pr, primary_repo
 from evals.grade.checks.python_ast import routes
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
+
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
     from evals.world.outcome import Block, Outcome, PageSnapshot
 
