@@ -19,7 +19,21 @@ from evals.core.usage import Usage
 from evals.scenario.model import Persona
 from evals.world.sandbox.tools.base import Envelope, Toolset
 
-Termination = Literal["end_turn", "max_turns", "max_tokens", "replay_end", "returned", "error", "interrupted"]
+# How a trial ended. A model-driven agent ends on the model's stop reason (`end_turn`, `stop_sequence`,
+# `refusal`, `model_context_window_exceeded`, `max_tokens` for a reply cut off) or on a limit of the
+# harness (`max_turns`, and `max_tokens` for the per-trial token budget).
+Termination = Literal[
+    "end_turn",
+    "stop_sequence",
+    "refusal",
+    "model_context_window_exceeded",
+    "max_turns",
+    "max_tokens",
+    "replay_end",
+    "returned",
+    "error",
+    "interrupted",
+]
 
 
 class AgentPrompts(StrictModel):

@@ -32,10 +32,25 @@ FILE_LIMIT = 256 * 1024  # bytes per file in agent/ (a prompt is a few kB)
 TOTAL_LIMIT = 1024 * 1024
 
 
+class Thinking(FrozenModel):
+    """`thinking` as the Messages API takes it (sent only when configured; unset: the model's default,
+    adaptive on Claude Sonnet 5.5). `display: summarized` returns the thinking text, and on Sonnet 5.5
+    the notes written between tool calls, which come back as thinking blocks (empty when omitted)."""
+
+    type: Literal["adaptive", "between_tools", "enabled", "disabled"] = "adaptive"
+    display: Literal["summarized", "omitted"] | None = None
+    budget_tokens: int | None = Field(default=None, ge=1024, description="only with type enabled")
+
+
 class AgentConfig(FrozenModel):
     model: str = Field(min_length=1, description="model id; also the key into the pricing file")
     max_turns: int = Field(default=60, gt=0, description="model calls per trial before it is stopped")
-    max_tokens: int = Field(default=4096, gt=0, description="output tokens per model response")
+    max_tokens: int = Field(
+        default=16_000,
+        gt=0,
+        description="output tokens per model response, thinking included (the Messages API docs' "
+        "thinking examples use 16000; a reply cut off here ends the trial)",
+    )
     max_total_tokens: int | None = Field(
         default=None, gt=0, description="input + output tokens per trial before it is stopped (none: no cap)"
     )
@@ -49,6 +64,7 @@ class AgentConfig(FrozenModel):
     effort: Literal["low", "medium", "high", "xhigh", "max"] | None = Field(
         default=None, description="output_config.effort; none: the model's default"
     )
+    thinking: Thinking | None = Field(default=None, description="none: the model's default thinking")
     tools: list[str] = Field(default_factory=list, description="allowlist of tool slugs; empty: every tool")
     max_tool_result_chars: int | None = Field(
         default=40_000,

@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from evals.core.errors import BadInputError
 from evals.core.loading import read_data, yaml_position
 from evals.core.model import FrozenModel
+from evals.core.models import refusals
 from evals.core.suggest import did_you_mean
 
 CONFIG_FILE = "evals.yaml"
@@ -96,6 +97,14 @@ class JudgeConfig(FrozenModel):
     temperature: float | None = Field(
         default=0.0, ge=0, le=1, description="null: send none (the only choice for models that reject it)"
     )
+
+    @field_validator("temperature")
+    @classmethod
+    def _model_takes_it(cls, value: float | None, info: ValidationInfo) -> float | None:
+        """A judge model documented to reject sampling would answer every call with a 400."""
+        for _, why in refusals(str(info.data.get("model", "")), temperature=value):
+            raise ValueError(why)
+        return value
 
 
 class AgentLimits(FrozenModel):

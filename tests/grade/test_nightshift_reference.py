@@ -186,9 +186,7 @@ def test_c13_audit_marks_sec004_and_sec011_remediated_and_leaves_the_deferred_on
         row = findings.row(key)
         assert row is not None and row.cells is not None and row.cells[status] == "Remediated"
         assert pr_for(out, "143").url in row.cells[-1]
-    seeded = seed(scenario, 0).notion.pages
-    seed_findings = next(p for p in seeded if p.key == "audit").block("findings")
-    assert seed_findings is not None
+    seed_findings = block(page(outcome(seed(scenario, 0)), "audit"), "findings")
     for key in ("SEC-017", "SEC-022"):
         row = findings.row(key)
         assert row is not None and not row.edited and row.cells == seed_findings.row(key).cells  # type: ignore[union-attr]

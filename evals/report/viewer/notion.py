@@ -57,6 +57,8 @@ def inline_diff(before: str, after: str, limit: int) -> list[list[str]] | None:
 
 
 def _columns(table: Block | None) -> list[str]:
+    if table is not None and table.columns is not None:  # a database: its property names
+        return list(table.columns)
     if table is None or not table.children or table.children[0].cells is None:
         return []
     return list(table.children[0].cells)
