@@ -52,4 +52,10 @@ class TrialGrade(StrictModel):
     unscored: list[str]
     criteria: dict[str, float | None]
     categories: dict[str, float | None]
-    passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
+    passed: bool | None = Field(
+        description="total >= pass threshold and no decisive part failed; None when unscored parts could "
+        "flip it"
+    )
+    violations: list[str] = Field(
+        default_factory=list, description="decisive parts this trial failed: each alone fails the trial"
+    )
