@@ -98,6 +98,16 @@ class JudgeConfig(FrozenModel):
     )
 
 
+class AgentLimits(FrozenModel):
+    """Floors for the limits in agent/agent.yaml that decide whose failure a trial is. A failure after
+    the definition's patience (this request timeout, this many retries) is the service's, an
+    infrastructure error; a PR that asks for less gets these, so it cannot turn the model's slow
+    answers into errors the score leaves out (evals/agents/config.py)."""
+
+    timeout_s: float = Field(default=600.0, gt=0, description="per model request, at least")
+    max_retries: int = Field(default=4, ge=0, le=20, description="SDK retries on 429, 529, 5xx, at least")
+
+
 class Config(FrozenModel):
     suite: list[str] = Field(
         min_length=1,
@@ -113,6 +123,7 @@ class Config(FrozenModel):
     )
     threshold: Threshold
     gate: GateConfig = GateConfig()
+    agent_limits: AgentLimits = AgentLimits()
     budget: Budget = Budget()
     judge: JudgeConfig
     pricing: str = "pricing.yaml"

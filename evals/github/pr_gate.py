@@ -22,6 +22,7 @@ from evals.records.rundir import RunDir
 from evals.report.job_summary import append_job_summary
 from evals.report.markdown import MARKER
 from evals.run.finish import conclude, reopen
+from evals.run.recheck import recheck
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,8 @@ def gate(run: Path, head: Path | None, root: Path) -> PrResult:
         record_changes(rd, changes)
         rd.forget_outputs()  # written where the agent ran: never read
         definition, meta = reopen(rd)
-        summary = conclude(definition, rd, meta)
+        records = recheck(definition, rd, rd.read_records())  # layer 1 again, executing checks sandboxed
+        summary = conclude(definition, rd, meta, records)
     except (EvalError, OSError, ValueError) as exc:
         reason = str(exc)
         error_report(rd, reason)

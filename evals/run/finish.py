@@ -16,7 +16,7 @@ from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
 from evals.gate.summary import Summary
-from evals.records.model import RunMeta
+from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.report.job_summary import publish
 from evals.report.markdown import render
@@ -61,9 +61,12 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     return conclude(definition, rd, meta).verdict_of().exit_code
 
 
-def conclude(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> Summary:
-    """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed)."""
-    summary = definition.summarise(rd.read_records(), meta)
+def conclude(
+    definition: EvalDefinition, rd: RunDir, meta: RunMeta, records: list[TrialRecord] | None = None
+) -> Summary:
+    """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed);
+    `records`: the run's records as checked again by the caller (evals/run/recheck.py), else its own."""
+    summary = definition.summarise(rd.read_records() if records is None else records, meta)
     report = write_outputs(rd, summary)
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:

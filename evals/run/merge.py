@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -132,8 +133,11 @@ def _owners(shards: list[Path]) -> dict[tuple[str, int], tuple[Path, TrialRecord
     return owner
 
 
-def merge_runs(shards: list[Path], out: Path) -> MergeResult:
-    """Copy every shard's trials into `out` once, and write its run.json and results.jsonl."""
+def merge_runs(
+    shards: list[Path], out: Path, recheck: Callable[[RunDir, TrialRecord], TrialRecord] | None = None
+) -> MergeResult:
+    """Copy every shard's trials into `out` once, and write its run.json and results.jsonl; each
+    record through `recheck` first (the merge command's: layer 1 again, evals/run/recheck.py)."""
     if not shards:
         raise BadInputError("merge: name at least one shard run directory")
     if RunDir(out).has_results():
@@ -146,7 +150,7 @@ def merge_runs(shards: list[Path], out: Path) -> MergeResult:
         source = RunDir(shard).trial_dir(scenario, trial)
         if source.is_dir():
             shutil.copytree(source, rd.trial_dir(scenario, trial), dirs_exist_ok=True)
-        rd.append_record(record)
+        rd.append_record(record if recheck is None else recheck(rd, record))
     expected = {(s, t) for s in meta.scenarios for t in range(meta.trials)}
     missing = sorted(expected - owner.keys())
     for scenario, trial in missing:

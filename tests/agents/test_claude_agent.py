@@ -167,6 +167,8 @@ def test_with_the_api_down_every_trial_is_an_infrastructure_error_and_the_verdic
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     set_agent(project, max_retries=1)
+    config = project / "evals.yaml"  # the definition's floor, lowered so the test waits less
+    config.write_text(config.read_text().replace("  max_retries: 4 ", "  max_retries: 1 ", 1))
     out = project / "runs" / "down"
     use_stub(monkeypatch, f"http://127.0.0.1:{closed_port()}")
     assert main([*RUN, "--trials", "2", "--out", str(out)]) == 3

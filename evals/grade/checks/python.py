@@ -1,4 +1,4 @@
-"""Checks on the agent's Python: read with `ast` (never regex on source) or run in a subprocess.
+"""Checks on the agent's Python: read with `ast` (never regex on source) or run in the sandbox.
 
 Each check names what must be true of the program, not of its spelling: quote style, spacing, a type
 annotation, `os.getenv` or `os.environ.get`, a module constant or a literal, `.clear()` or not
@@ -11,12 +11,7 @@ from __future__ import annotations
 
 import ast
 import math
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
 from evals.grade.checks.python_ast import (
@@ -32,8 +27,7 @@ from evals.grade.checks.python_ast import (
 from evals.grade.checks.python_values import assigned_value as assigned_value
 from evals.grade.checks.python_values import keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
-
-PROBE_TIMEOUT_S = 60
+from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
 Verdict = tuple[bool, str]
 
@@ -241,31 +235,11 @@ def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) ->
     return out
 
 
-def run_pytest(files: dict[str, str], targets: list[str]) -> tuple[int, str]:
-    """Write a tree to a temp folder and run pytest on `targets` there, isolated from this project."""
-    with tempfile.TemporaryDirectory(prefix="evals-probe-") as tmp:
-        root = Path(tmp)
-        for path, content in files.items():
-            dest = root / path
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(content, encoding="utf-8")
-        env = {
-            k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC", "GITHUB_TOKEN"))
-        }
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        try:
-            proc = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", tmp, *targets],
-                cwd=tmp,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=PROBE_TIMEOUT_S,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return -1, f"timed out after {PROBE_TIMEOUT_S}s"
-        return proc.returncode, (proc.stdout + proc.stderr)[-1500:]
+def _claim(run: PytestRun) -> str:
+    """A sandboxed pytest run as evidence: what it reported, marked as the tested code's own claim."""
+    counts = "no test report" if run.tests is None else f"{run.tests} test(s), {run.failed} failed or errored"
+    claim = f"pytest exit {run.exit_code}, {counts} (the tested code's claim, sandbox {run.mode})"
+    return f"{claim}\n{run.output}"
 
 
 @check("regression_test_fails_on_seed")
@@ -281,18 +255,17 @@ def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: floa
         if not targets:
             notes.append(f"{label}: no test under {tests_dir}/ uses {value}")
             continue
-        code, output = run_pytest(files, targets)
-        if code != 0:
-            notes.append(f"{label}: {', '.join(targets)} fails on the agent's code")
-            return CheckResult(False, "; ".join(notes), output)
+        run = run_pytest(files, targets, seed_files)
+        if not run.passed:
+            why = "ended without a test report" if run.tests is None else "fails on the agent's code"
+            notes.append(f"{label}: {', '.join(targets)} {why}")
+            return CheckResult(False, "; ".join(notes), _claim(run))
         on_seed = {**seed_files, **{t: files[t] for t in targets}}
-        code, output = run_pytest(on_seed, targets)
-        if code == 0:
-            notes.append(
-                f"{label}: {', '.join(targets)} also passes on the unfixed code, so it tests nothing"
-            )
+        seeded = run_pytest(on_seed, targets, seed_files)
+        if not seeded.failed_some:
+            why = "ended without a test report" if seeded.tests is None else "also passes"
+            notes.append(f"{label}: {', '.join(targets)} {why} on the unfixed code, so it tests nothing")
             continue
-        return CheckResult(
-            True, f"{label}: {', '.join(targets)} passes on the fix and fails on the seeded code"
-        )
+        shown = ", ".join(targets)
+        return CheckResult(True, f"{label}: {shown} passes on the fix and fails on the seeded code")
     return CheckResult(False, "; ".join(notes) or "the agent opened no pull request and pushed nothing")
