@@ -198,13 +198,11 @@ def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGra
     total = sum(p.score for p in grades if p.score is not None)
     unscored = [p.id for p in grades if p.score is None]
     max_scored = sum(p.max_points for p in grades if p.score is not None)
-    missing = rubric.max_points - max_scored
-    if total >= rubric.pass_threshold:
-        passed: bool | None = True
-    elif total + missing < rubric.pass_threshold:
-        passed = False
-    else:
-        passed = None
+    decisive = {p.id for _, p in rubric.parts() if p.decisive}
+    violations = [g.id for g in grades if g.id in decisive and g.score is not None and g.score < g.max_points]
+    passed = _passed(total, rubric.max_points - max_scored, rubric.pass_threshold, violations)
+    if passed and any(g.id in decisive and g.score is None for g in grades):
+        passed = None  # an unscored decisive part could still fail the trial
     return TrialGrade(
         scenario=scenario,
         trial=trial,
@@ -215,4 +213,15 @@ def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGra
         criteria={c.id: _sum([parts[p.id].score for p in c.parts]) for c in rubric.criteria},
         categories={cat: _sum([g.score for g in grades if g.category == cat]) for cat in rubric.categories},
         passed=passed,
+        violations=violations,
     )
+
+
+def _passed(total: float, missing: float, threshold: int, violations: list[str]) -> bool | None:
+    """Whether the trial passed: a failed decisive part fails it whatever else scored; else its total
+    against the threshold, None when the unscored parts' points could still carry it across."""
+    if violations:
+        return False
+    if total >= threshold:
+        return True
+    return False if total + missing < threshold else None

@@ -58,4 +58,10 @@ class TrialGrade(StrictModel):
     unscored: list[PartId]
     criteria: dict[PartId, float | None]
     categories: dict[PartId, float | None]
-    passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
+    passed: bool | None = Field(
+        description="total >= pass threshold and no decisive part failed; None when unscored parts could "
+        "flip it"
+    )
+    violations: list[PartId] = Field(
+        default_factory=list, description="decisive parts this trial failed: each alone fails the trial"
+    )

@@ -13,6 +13,7 @@ import ast
 import math
 from collections.abc import Callable
 
+from evals.core.jsonio import sha256_text
 from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
 from evals.grade.checks.python_ast import (
     accumulated_attrs,
@@ -269,3 +270,54 @@ def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: floa
         shown = ", ".join(targets)
         return CheckResult(True, f"{label}: {shown} passes on the fix and fails on the seeded code")
     return CheckResult(False, "; ".join(notes) or "the agent opened no pull request and pushed nothing")
+
+
+def seeded_tests(seed_files: dict[str, str], tests_dir: str) -> list[str]:
+    """The repository's own test files: every test module the seed ships under `tests_dir`."""
+    prefix = tests_dir.rstrip("/") + "/"
+    names = [p for p in seed_files if p.startswith(prefix) and p.endswith(".py")]
+    return sorted(p for p in names if p.rsplit("/", 1)[-1].startswith("test_"))
+
+
+_SEED_RUNS: dict[str, PytestRun] = {}
+
+
+def _seed_run(seed_files: dict[str, str], targets: list[str]) -> PytestRun:
+    """The seeded tests on the seeded code, once per seeded tree (every trial of a scenario shares it)."""
+    key = sha256_text("\0".join(f"{p}\0{seed_files[p]}" for p in sorted(seed_files)))
+    if key not in _SEED_RUNS:
+        _SEED_RUNS[key] = run_pytest(seed_files, targets, seed_files)
+    return _SEED_RUNS[key]
+
+
+@check("repo_tests_pass")
+def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
+    """The repository's own tests, as seeded, still pass at every head the agent produced (pass-to-pass).
+
+    Each head's code is tested with the seed's test files put back: an agent that edits a failing test
+    to pass, or deletes it, does not get to grade itself. Tests the agent added are its own and are
+    checked elsewhere (a fail-to-pass test). A head that breaks a seeded test loses the point, and the
+    reason names it. The seeded tests must pass on the seeded code; if they do not, the scenario is
+    broken, and the check says so rather than blaming the agent.
+    """
+    seed_files = ctx.seeded.repos[0].main_files
+    targets = seeded_tests(seed_files, tests_dir)
+    if not targets:
+        return CheckResult(False, f"the seeded repository has no tests under {tests_dir}/ (a scenario bug)")
+    baseline = _seed_run(seed_files, targets)
+    if not baseline.passed:
+        return CheckResult(
+            False, "the repository's own tests fail on the seeded code (a scenario bug)", _claim(baseline)
+        )
+    produced = heads(ctx.outcome)
+    if not produced:
+        return CheckResult(False, "the agent opened no pull request and pushed nothing")
+    for label, files in produced:
+        restored = {**files, **{t: seed_files[t] for t in targets}}
+        run = run_pytest(restored, targets, seed_files)
+        if not run.passed:
+            return CheckResult(
+                False, f"{label}: the repository's own tests fail ({', '.join(targets)})", _claim(run)
+            )
+    shown = ", ".join(label for label, _ in produced)
+    return CheckResult(True, f"the repository's own tests pass at {shown} ({len(targets)} file(s))")
