@@ -25,7 +25,7 @@ from evals.scenario.load import load_scenario
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.paths import ROOT
-from tests.support.tool_tour import Call, Tour
+from evals.world.live.tour import Call, Tour
 
 RUN = re.compile(r"[A-Za-z0-9+/_=-]{81,}")
 
