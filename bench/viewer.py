@@ -6,7 +6,9 @@ Runs Nightshift offline (`--agent auto` without a key: its replays, the full too
 of the published runs) for `--trials` trials in a throwaway copy of the project, writes viewer.html
 (`python -m evals view`) and measures, in one run of headless Chromium from file://:
 
-- size: viewer.html in MB, against the goal, and the JSON it packs (evals/report/viewer/pack.py);
+- size: viewer.html in MB, against the goal, the JSON it packs (evals/report/viewer/pack.py) and its
+  static part for a browser without JavaScript (evals/report/viewer/static.py);
+- write: seconds to read the run and write the page (what `run`, `compare` and `grade` now pay);
 - first paint: navigation start to the page's `viewer-painted` mark (parse the plain data, draw the
   header, the criteria table, the tiers and every trial's summary line);
 - ready: navigation start to `viewer-ready` (the trials' details inflated and parsed);
@@ -111,12 +113,19 @@ def json_mb(data: dict[str, Any]) -> float:
     return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) / 1e6
 
 
+def static_mb(page: Path) -> float:
+    """The page's `<noscript>` part (what a browser without JavaScript reads), in MB."""
+    text = page.read_text(encoding="utf-8")
+    return len(text.split("<noscript>", 1)[1].split("</noscript>", 1)[0].encode("utf-8")) / 1e6
+
+
 def line(name: str, page: Path, data_mb: float, times: dict[str, float]) -> dict[str, Any]:
     size = page.stat().st_size / 1e6
     fits = "within" if size <= GOAL_MB else "OVER"
     print(
         f"{name}: viewer.html {size:.2f} MB ({fits} the {GOAL_MB:.0f} MB goal, {size / GOAL_MB:.0%} of it; "
-        f"{data_mb:.2f} MB of JSON packed); first paint {times['paint_s']:.2f} s, "
+        f"{data_mb:.2f} MB of JSON packed, {static_mb(page):.2f} MB static for no JavaScript); written in "
+        f"{times['write_s']:.2f} s; first paint {times['paint_s']:.2f} s, "
         f"ready {times['ready_s']:.2f} s (goal < {GOAL_S:.0f}); deep link {times['deep_s']:.2f} s"
     )
     return {"mb": round(size, 2), **{k: round(v, 2) for k, v in times.items()}}
@@ -135,18 +144,18 @@ def main() -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         run = make_run(Path(tmp), args.trials)
-        data = run_view(run)
+        started = time.perf_counter()
         page = write_viewer(run)
-        typical = line("typical", page, json_mb(data), measure(page, args.chromium, args.trials))
+        wrote = time.perf_counter() - started
+        data = run_view(run)
+        times = {"write_s": wrote, **measure(page, args.chromium, args.trials)}
+        typical = line("typical", page, json_mb(data), times)
         data["trials"] = [salt(t, f" #{n}") for n, t in enumerate(data["trials"])]
         worst_page = Path(tmp) / "worst.html"
+        started = time.perf_counter()
         worst_page.write_text(render_page(data), encoding="utf-8")
-        worst = line(
-            "worst case (no string shared between trials)",
-            worst_page,
-            json_mb(data),
-            measure(worst_page, args.chromium, args.trials),
-        )
+        times = {"write_s": time.perf_counter() - started, **measure(worst_page, args.chromium, args.trials)}
+        worst = line("worst case (no string shared between trials)", worst_page, json_mb(data), times)
         print(json.dumps({"trials": args.trials, "goal_mb": GOAL_MB, "typical": typical, "worst": worst}))
     return 0 if max(typical["mb"], worst["mb"]) <= GOAL_MB else 1
 

@@ -150,8 +150,9 @@ def main(argv: list[str] | None = None) -> int:
         return _reader_gone()
     except EvalError as exc:
         from evals.core.redact import redact_text
+        from evals.core.untrusted import console_lines  # the message may quote a run's files
 
-        print(f"error: {redact_text(str(exc))}", file=sys.stderr)
+        print(f"error: {console_lines(redact_text(str(exc)))}", file=sys.stderr)
         return int(exc.exit_code)
     except KeyboardInterrupt:
         return _interrupted()

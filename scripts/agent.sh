@@ -7,6 +7,8 @@
 # EVALS_WORLD, EVALS_TRIAL_SLICE (I/N: only that slice of the trials, for nightly shards),
 # EVALS_INSTANCE_SEED (draw parameterised tasks' instances from it; default: the fixed instance 0).
 # The job summary and annotations are the compare stage's (EVALS_JOB_SUMMARY=0 here), so they appear once.
+# In the workflows this step holds the model key, so the job sets EVALS_DEFER_EXECUTION=1: no check
+# that executes the agent's code runs here (the verdict job and the nightly's merge run them).
 set -euo pipefail
 args=(run --out "${RUN_DIR:?RUN_DIR is required}")
 for name in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$name"); done

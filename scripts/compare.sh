@@ -4,14 +4,13 @@
 # 3 infrastructure error, 4 not comparable. This is the step that turns the check red, and the one
 # that writes the report to the job summary ($GITHUB_STEP_SUMMARY) with the verdict's annotations.
 # Inputs (env): RUN_DIR, EVALS_BASELINE (optional baseline file).
-# Then writes RUN_DIR/viewer.html (`python -m evals view`), which the workflow uploads as the
-# `evals-viewer` artifact the report links to; a viewer that cannot be written never changes the verdict.
+# `compare` also writes RUN_DIR/viewer.html, which the workflow uploads as the `evals-viewer` artifact
+# the report links to; a viewer that cannot be written is a warning, never another verdict.
 set -euo pipefail
 args=(compare --run "${RUN_DIR:?RUN_DIR is required}")
 [[ -n "${EVALS_BASELINE:-}" ]] && args+=(--baseline "$EVALS_BASELINE")
 rc=0
 python -m evals "${args[@]}" || rc=$?
-python -m evals view --run "$RUN_DIR" || echo "::warning title=Agent evals::the run viewer could not be written"
 # The nightly's trend (scripts/history.sh wrote it) belongs in its report too.
 if [[ -f "$RUN_DIR/trend.md" ]]; then
   printf '\n' >>"$RUN_DIR/report.md"

@@ -17,5 +17,4 @@ case "$rc" in
   0 | 1 | 4) echo "Merged ${#shards[@]} shard(s) (verdict exit $rc; the compare stage gates)." ;;
   *) exit "$rc" ;;
 esac
-# The merged run's viewer.html, uploaded with the run and as the `evals-viewer` artifact.
-python -m evals view --run "$RUN_DIR" || echo "::warning title=Agent evals::the run viewer could not be written"
+# `merge` wrote the merged run's viewer.html too, uploaded with the run and as the `evals-viewer` artifact.

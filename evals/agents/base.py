@@ -9,21 +9,59 @@ their messages, usage and termination reason on top.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import Field
 
 from evals.core.model import StrictModel
 from evals.core.usage import Usage
+from evals.scenario.model import Persona
 from evals.world.sandbox.tools.base import Envelope, Toolset
 
-Termination = Literal["end_turn", "max_turns", "max_tokens", "replay_end", "returned", "error", "interrupted"]
+# How a trial ended. A model-driven agent ends on the model's stop reason (`end_turn`, `stop_sequence`,
+# `refusal`, `model_context_window_exceeded`, `max_tokens` for a reply cut off) or on a limit of the
+# harness (`max_turns`, and `max_tokens` for the per-trial token budget).
+Termination = Literal[
+    "end_turn",
+    "stop_sequence",
+    "refusal",
+    "model_context_window_exceeded",
+    "max_turns",
+    "max_tokens",
+    "replay_end",
+    "returned",
+    "error",
+    "interrupted",
+]
 
 
 class AgentPrompts(StrictModel):
     system: str
     task: str
+
+
+class PersonaShown(StrictModel):
+    id: str
+    name: str
+    role: str
+    address: str
+
+
+class PromptsShown(StrictModel):
+    """The prompts a trial's agent was given, kept in its transcript so a reader sees what it was
+    asked: the scenario's system prompt and task (rendered for the trial), the agent's system
+    addendum (a model agent appends it), and the personas who appear in the world."""
+
+    system: str
+    addendum: str = ""
+    task: str
+    personas: list[PersonaShown] = Field(default_factory=list)
+
+
+def prompts_shown(prompts: AgentPrompts, addendum: str, personas: Sequence[Persona]) -> PromptsShown:
+    people = [PersonaShown(id=p.id, name=p.name, role=p.role, address=p.address) for p in personas]
+    return PromptsShown(system=prompts.system, addendum=addendum, task=prompts.task, personas=people)
 
 
 class ToolCall(StrictModel):
@@ -53,6 +91,7 @@ class Transcript(AgentResult):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     latency_s: float = 0.0
     error: str | None = None
+    prompts: PromptsShown | None = Field(default=None, description="absent from transcripts written before")
 
 
 Agent = Callable[[AgentPrompts, Toolset], Awaitable[AgentResult | str | None]]

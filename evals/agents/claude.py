@@ -12,12 +12,22 @@ carries no counters-and-flags logic. Retries on 429, 529, 5xx and lost connectio
 (`max_retries`, exponential backoff honouring `retry-after`); once they are exhausted the trial is an
 infrastructure error, never a low score. ANTHROPIC_BASE_URL is honoured (by the SDK), so any
 Messages-compatible server can stand in.
+
+Every stop reason ends the turn its own way: `tool_use` runs the tools and asks again; `pause_turn`
+(a server tool's loop paused) sends the conversation back as it is to continue; `max_tokens` is a
+reply cut off; `end_turn`, `stop_sequence`, `refusal` (its `stop_details` kept on the model call) and
+`model_context_window_exceeded` each end the trial under their own name. A 400 is the agent's only
+when its conversation outgrew the model; one caused by agent.yaml or by the request the harness
+built is bad input naming what was refused (exit 2), never a score (`rejection`). Thinking blocks
+(and, with `thinking.display: summarized`, the notes Sonnet 5.5 writes between tool calls, which
+come back as thinking blocks) stay in the transcript's messages as the content blocks they came as.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +39,7 @@ import anthropic
 from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination
 from evals.agents.config import AgentConfig, load_agent_config
 from evals.core.errors import BadInputError, InfrastructureError
+from evals.core.models import refusals
 from evals.core.usage import Usage
 from evals.world.sandbox.tools.base import Envelope, Toolset
 
@@ -36,10 +47,31 @@ CACHE = {"type": "ephemeral"}
 # Sampling parameters are only accepted by this older API version (2026-10-21 rejects them, and the
 # anthropic SDK 2.x no longer has them as arguments), so a configured temperature pins it.
 SAMPLING_API_VERSION = "2023-06-01"
-# Statuses that mean the request itself was wrong for this conversation (e.g. the prompt grew past
-# the context window): the agent's failure, graded on what it did. Everything else that survives the
-# SDK's retries (rate limits, overload, 5xx, auth, unknown model, no connection) is infrastructure.
-AGENT_FAULT_STATUSES = {400, 413, 422}
+# A rejected request is the agent's failure (graded on what it did) only when its conversation grew
+# past what the model takes: 413, or a 400 saying so. Any other 400 was caused by agent.yaml or by the
+# request the harness built: bad input. Everything else that survives the SDK's retries (rate
+# limits, overload, 5xx, auth, unknown model, no connection) is infrastructure.
+REQUEST_STATUSES = {400, 413, 422}
+TOO_LONG = re.compile(
+    r"too long|too large|context (?:window|limit)|exceeds? .*(?:context|maximum|limit)|too many tokens", re.I
+)
+SPEND_LIMIT = re.compile(r"spend(?:ing)? limit|credit balance|billing", re.I)
+# Words in a 400's message -> the agent.yaml field it refuses (sampling, thinking, effort, size).
+CONFIG_FIELDS = (
+    (re.compile(r"\b(?:temperature|top_p|top_k)\b"), "temperature"),
+    (re.compile(r"\bthinking\b"), "thinking"),
+    (re.compile(r"\b(?:effort|output_config)\b"), "effort"),
+    (re.compile(r"\bmax_tokens\b"), "max_tokens"),
+)
+# Stop reasons that end the trial, each under its own name (max_tokens, tool_use and pause_turn are
+# handled in the loop).
+ENDINGS: dict[str, Termination] = {
+    "end_turn": "end_turn",
+    "stop_sequence": "stop_sequence",
+    "refusal": "refusal",
+    "model_context_window_exceeded": "model_context_window_exceeded",
+}
+UNMARKABLE = {"thinking", "redacted_thinking"}  # blocks that cannot carry cache_control
 
 
 class LimitExceeded(Exception):
@@ -59,11 +91,39 @@ class ModelUnavailable(InfrastructureError):
 
 
 class ModelRejected(Exception):
-    """The API refused the conversation as invalid (e.g. too long): the agent failed, graded as is."""
+    """The API refused the conversation as too long for the model: the agent failed, graded as is."""
 
     def __init__(self, message: str, partial: AgentResult) -> None:
         super().__init__(message)
         self.partial = partial
+
+
+def _api_message(exc: anthropic.APIStatusError) -> str:
+    """The error body's own message ({"type": "error", "error": {"type", "message"}})."""
+    body = exc.body if isinstance(exc.body, dict) else {}
+    error = body.get("error") if isinstance(body.get("error"), dict) else body
+    message = error.get("message") if isinstance(error, dict) else None
+    return str(message or exc.message)
+
+
+def rejection(exc: anthropic.APIStatusError, partial: AgentResult, agent_file: str) -> Exception:
+    """What a refused request (400, 413, 422) is: the agent's failure only when its conversation
+    outgrew the model; a spend limit is the account's (infrastructure); a refused setting names the
+    agent.yaml field; anything else is the harness's request (bad input, never a score)."""
+    detail = _api_message(exc)
+    said = f"the Messages API answered {exc.status_code}: {detail}"
+    if exc.status_code == 413 or TOO_LONG.search(detail):
+        return ModelRejected(said, partial)
+    if SPEND_LIMIT.search(detail):
+        return ModelUnavailable(said, partial)
+    field = next((name for pattern, name in CONFIG_FIELDS if pattern.search(detail)), None)
+    if field is not None:
+        return BadInputError(
+            f"{agent_file}: {field}: {said} (a setting the model refuses, not the agent's doing)"
+        )
+    return BadInputError(
+        f"{said}: the request the harness built was refused (not the agent's doing, so no trial is scored)"
+    )
 
 
 @dataclass
@@ -90,12 +150,17 @@ class Conversation:
             raise LimitExceeded("max_tokens", self.tokens, cap)
 
     def request_messages(self) -> list[dict[str, Any]]:
-        """The conversation with a cache breakpoint on its last block (earlier ones stay unmarked)."""
+        """The conversation with a cache breakpoint on its last block that can carry one (not a
+        thinking block; earlier ones stay unmarked). After `pause_turn` the last message is the
+        assistant's own, sent back as it came so the model continues it."""
         out = [dict(m) for m in self.messages]
-        last = out[-1]
-        blocks = [dict(b) for b in last["content"]]
-        blocks[-1]["cache_control"] = CACHE
-        last["content"] = blocks
+        for message in reversed(out):
+            blocks = [dict(b) for b in message["content"]]
+            markable = [i for i, b in enumerate(blocks) if b.get("type") not in UNMARKABLE]
+            if markable:
+                blocks[markable[-1]]["cache_control"] = CACHE
+                message["content"] = blocks
+                break
         return out
 
     def result(self, termination: Termination) -> AgentResult:
@@ -151,9 +216,10 @@ def tool_result(block_id: str, envelope: Envelope, limit: int | None = None) -> 
 class ClaudeAgent:
     """One trial's agent. A fresh instance (and client) per trial: nothing is shared between trials."""
 
-    def __init__(self, config: AgentConfig, addendum: str) -> None:
+    def __init__(self, config: AgentConfig, addendum: str, agent_file: str = "agent/agent.yaml") -> None:
         self.config = config
         self.addendum = addendum
+        self.agent_file = agent_file
 
     def sampling(self) -> dict[str, Any]:
         if self.config.temperature is None:
@@ -162,6 +228,17 @@ class ClaudeAgent:
             "extra_body": {"temperature": self.config.temperature},
             "extra_headers": {"anthropic-version": SAMPLING_API_VERSION},
         }
+
+    def request_options(self) -> dict[str, Any]:
+        """The configured options beyond model and limits: sampling, effort, thinking (each only when
+        set, so the model's own defaults apply otherwise)."""
+        out = self.sampling()
+        if self.config.effort:
+            out["output_config"] = {"effort": self.config.effort}
+        thinking = self.config.thinking
+        if thinking is not None:
+            out["thinking"] = thinking.model_dump(exclude_none=True)
+        return out
 
     def tools(self, toolset: Toolset) -> list[dict[str, Any]]:
         allow = set(self.config.tools)
@@ -183,9 +260,9 @@ class ClaudeAgent:
         except LimitExceeded as limit:
             termination = limit.kind
         except anthropic.APIStatusError as exc:
+            if exc.status_code in REQUEST_STATUSES:
+                raise rejection(exc, convo.result("error"), self.agent_file) from exc
             message = f"Messages API answered {exc.status_code}: {exc.message}"
-            if exc.status_code in AGENT_FAULT_STATUSES:
-                raise ModelRejected(message, convo.result("error")) from exc
             raise ModelUnavailable(message, convo.result("error")) from exc
         except anthropic.APIConnectionError as exc:
             raise ModelUnavailable(
@@ -195,6 +272,41 @@ class ClaudeAgent:
             exc.partial = convo.result("error")  # type: ignore[attr-defined]
             raise
         return convo.result(termination)
+
+    async def _ask(
+        self, client: anthropic.AsyncAnthropic, convo: Conversation, tools: list[dict[str, Any]]
+    ) -> tuple[Any, list[dict[str, Any]]]:
+        """One model call, recorded (usage, latency, stop reason and details, request id), its reply
+        appended to the conversation as the content blocks it came as (thinking included)."""
+        started = time.perf_counter()
+        reply = await client.messages.create(
+            **self.request_options(),
+            model=self.config.model,
+            max_tokens=self.config.max_tokens,
+            system=[{"type": "text", "text": convo.system, "cache_control": {"type": "ephemeral"}}],
+            tools=cast(Any, tools),
+            messages=cast(Any, convo.request_messages()),
+        )
+        usage = _usage(reply)
+        convo.usage = convo.usage.add(usage)
+        call: dict[str, Any] = {
+            "turn": len(convo.calls) + 1,
+            "model": reply.model,
+            "stop_reason": reply.stop_reason,
+            "latency_s": round(time.perf_counter() - started, 4),
+            "usage": usage.model_dump(),
+            "request_id": getattr(reply, "_request_id", None),
+        }
+        details = getattr(reply, "stop_details", None)
+        if details is not None:
+            call["stop_details"] = details.model_dump(mode="json")
+        convo.calls.append(call)
+        content = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]
+        convo.messages.append({"role": "assistant", "content": content})
+        text = "".join(b.get("text", "") for b in content if b.get("type") == "text").strip()
+        if text and reply.stop_reason != "refusal":  # a refusal's partial output is not an answer
+            convo.final_text = text
+        return reply, content
 
     async def _loop(
         self,
@@ -206,40 +318,15 @@ class ClaudeAgent:
         allowed = {t["name"] for t in tools}
         while True:
             convo.check_limits()
-            started = time.perf_counter()
-            reply = await client.messages.create(
-                **self.sampling(),
-                model=self.config.model,
-                max_tokens=self.config.max_tokens,
-                output_config=cast(Any, {"effort": self.config.effort})
-                if self.config.effort
-                else anthropic.omit,
-                system=[{"type": "text", "text": convo.system, "cache_control": {"type": "ephemeral"}}],
-                tools=cast(Any, tools),
-                messages=cast(Any, convo.request_messages()),
-            )
-            usage = _usage(reply)
-            convo.usage = convo.usage.add(usage)
-            convo.calls.append(
-                {
-                    "turn": len(convo.calls) + 1,
-                    "model": reply.model,
-                    "stop_reason": reply.stop_reason,
-                    "latency_s": round(time.perf_counter() - started, 4),
-                    "usage": usage.model_dump(),
-                    "request_id": getattr(reply, "_request_id", None),
-                }
-            )
-            content = [block.model_dump(mode="json", exclude_none=True) for block in reply.content]
-            convo.messages.append({"role": "assistant", "content": content})
-            text = "".join(b.get("text", "") for b in content if b.get("type") == "text").strip()
-            if text:
-                convo.final_text = text
-            if reply.stop_reason == "max_tokens":
-                raise LimitExceeded("max_tokens", usage.output_tokens, self.config.max_tokens)
+            reply, content = await self._ask(client, convo, tools)
+            stop = reply.stop_reason
+            if stop == "max_tokens":
+                raise LimitExceeded("max_tokens", reply.usage.output_tokens or 0, self.config.max_tokens)
+            if stop == "pause_turn":  # continue: the assistant turn goes back as it is, no user turn
+                continue
             uses = [b for b in content if b.get("type") == "tool_use"]
-            if reply.stop_reason != "tool_use" or not uses:
-                return "end_turn"
+            if stop != "tool_use" or not uses:
+                return ENDINGS.get(str(stop), "end_turn")
             results = []
             for block in uses:  # in order: later calls in a turn may depend on earlier ones' effects
                 if block["name"] in allowed:
@@ -259,16 +346,34 @@ def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
         raise BadInputError(f"{agent_file}: tools: unknown tool slugs: {', '.join(unknown)}")
 
 
+def check_model_settings(config: AgentConfig, agent_file: Path) -> None:
+    """Refuse what the configured model is documented to answer with a 400 (evals.core.models), so a
+    config mistake exits 2 before the first trial instead of failing every trial."""
+    thinking = config.thinking
+    found = refusals(
+        config.model,
+        temperature=config.temperature,
+        effort=config.effort,
+        thinking=thinking.type if thinking else None,
+        display=thinking.display if thinking else None,
+    )
+    if thinking is not None and (thinking.type == "enabled") != (thinking.budget_tokens is not None):
+        found.append(("thinking.budget_tokens", "given exactly when thinking.type is enabled"))
+    if found:
+        raise BadInputError("; ".join(f"{agent_file}: {field}: {why}" for field, why in found))
+
+
 def claude_agent_factory(agent_dir: Path) -> tuple[str, Callable[[int], Agent]]:
     """Validate the agent's config and credentials up front (bad input exits 2 before any trial)."""
     config, addendum = load_agent_config(agent_dir)
     _check_allowlist(config, agent_dir / "agent.yaml")
+    check_model_settings(config, agent_dir / "agent.yaml")
     if not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
         raise BadInputError(
             "--agent claude needs ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) in the environment"
         )
 
     def make(trial: int) -> Agent:
-        return ClaudeAgent(config, addendum)
+        return ClaudeAgent(config, addendum, str(agent_dir / "agent.yaml"))
 
     return f"claude ({config.model})", make

@@ -38,6 +38,7 @@ class AgentChoice:
     label: str
     make: Callable[[int], Agent]
     deterministic: bool = False
+    addendum: str = ""  # what the agent appends to the system prompt (the Claude agent's prompt.md)
 
 
 def _replay(scenario: Scenario, scenario_dir: Path, names: list[str]) -> Callable[[int], Agent]:
@@ -102,9 +103,10 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         return AgentChoice(spec, spec, _replay(scenario, scenario_dir, names), deterministic=True)
     if spec == "claude":
         from evals.agents.claude import claude_agent_factory
+        from evals.agents.config import load_agent_config
 
         label, make = claude_agent_factory(agent_dir)
-        return AgentChoice(spec, label, make)
+        return AgentChoice(spec, label, make, addendum=load_agent_config(agent_dir)[1])
     if ":" in spec:
         return AgentChoice(spec, spec, _custom(spec, agent_dir.parent))
     replays = [f"replay:{name}" for name in ScenarioFolder(scenario_dir).replays()]

@@ -152,7 +152,7 @@ def render_trend(nights: list[Night], threshold: float, count: int = NIGHTS) -> 
     totals = [n.total.mean for n in scored if n.total.mean is not None]
     notices = drift(totals, threshold)
     lines = [head, ""]
-    lines += [f"> ⚠️ **Drift:** {notice}" for notice in notices] or [
+    lines += [f"> ⚠️ **Drift:** {notice}\n" for notice in notices] or [  # a blank line: one quote each
         f"No drift: the last {WINDOW} nights hold their level and the last {FALLING} did not each drop."
     ]
     top = max([n.total.max or 0 for n in scored] + totals)

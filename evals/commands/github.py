@@ -76,6 +76,11 @@ def add_comment_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--repo", required=True, help="OWNER/NAME")
     parser.add_argument("--pr", type=int, required=True, help="pull request number")
+    parser.add_argument(
+        "--missing-is-error",
+        action="store_true",
+        help="no report.md (the verdict job did not finish): post that the verdict is an error",
+    )
     parser.set_defaults(handler=handle_comment)
 
 
@@ -148,7 +153,7 @@ def handle_status(args: argparse.Namespace) -> ExitCode:
 
 
 def handle_comment(args: argparse.Namespace) -> ExitCode:
-    from evals.github.comment import job_summary_url, upsert_comment
+    from evals.github.comment import job_summary_url, missing_report, upsert_comment
     from evals.records.rundir import RunDir
 
     if not REPO_NAME.match(args.repo):
@@ -157,6 +162,8 @@ def handle_comment(args: argparse.Namespace) -> ExitCode:
         raise BadInputError("--pr must be a positive pull request number")
     rd = RunDir(args.run)
     report = rd.read_report()
+    if report is None and args.missing_is_error:
+        report = missing_report()
     if report is None:
         raise BadInputError(f"{rd.report_path}: no report; run or compare first")
     token = os.environ.get("GITHUB_TOKEN", "")

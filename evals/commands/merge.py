@@ -1,4 +1,7 @@
-"""`merge`: combine shard run directories into one run, then summarise, gate and report it."""
+"""`merge`: combine shard run directories into one run, then summarise, gate and report it.
+
+Each trial's layer 1 is computed again from its outcome as it is merged (evals/run/recheck.py): the
+shards ran where the model key was and deferred every check that executes the agent's code."""
 
 from __future__ import annotations
 
@@ -27,8 +30,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.records.rundir import RunDir
     from evals.run.finish import finish, reopen
     from evals.run.merge import merge_runs
+    from evals.run.recheck import for_merge
 
-    result = merge_runs(args.shards, args.out)
+    result = merge_runs(args.shards, args.out, for_merge(args.config, args.baseline))
     print(f"Merged {len(args.shards)} shard(s), {result.trials} trial(s) → {args.out}", file=sys.stderr)
     if result.missing:
         print(f"  missing, counted as errored: {', '.join(result.missing)}", file=sys.stderr)

@@ -1,6 +1,7 @@
-"""`scenarios`: list the tasks with their tier, the services they use, their points and suites.
+"""`scenarios`: list the scenarios with their tier, services, points, suites and the behaviour each adds;
+`scenarios NAME` shows one scenario's about.yaml (purpose, behaviour, tier, traps, limitations).
 
-Each scenario's rubric is loaded for its points, so a listing also proves every task still loads;
+Each scenario's rubric is loaded for its points, so a listing also proves every scenario still loads;
 a bad file exits 2 naming it, like any other command. `--names` prints bare names, one a line, for
 scripts (the nightly's shard plan); `--suite S` narrows either form to one suite of `evals.yaml`.
 """
@@ -8,12 +9,13 @@ scripts (the nightly's shard plan); `--suite S` narrows either form to one suite
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.core.errors import ExitCode
 from evals.core.project import load_project
 
-HEADERS = ["task", "tier", "services", "points", "suites", "title"]
+HEADERS = ["scenario", "tier", "services", "points", "suites", "behaviour"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -21,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(parser)
     parser.add_argument("--suite", help="only the scenarios of this suite (evals.yaml `suites:`)")
     parser.add_argument("--names", action="store_true", help="bare names, one a line (for scripts)")
+    parser.add_argument("name", nargs="?", help="show this scenario's purpose, behaviour, tier and traps")
     parser.set_defaults(handler=handle)
 
 
@@ -29,6 +32,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
     from evals.core.errors import BadInputError
     from evals.grade.rubric import load_rubric
+    from evals.scenario.about import load_about
     from evals.scenario.load import list_scenarios, load_scenario
 
     config, project = load_project(args.config)
@@ -39,6 +43,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
             known = ", ".join(sorted(config.suites)) or "none"
             raise BadInputError(f"--suite: no suite {args.suite!r} in evals.yaml (known: {known})")
         names = [n for n in names if n in config.suites[args.suite]]
+    if args.name is not None:
+        return show(folder, args.name)
     if args.names:
         print("\n".join(names))
         return ExitCode.PASS
@@ -48,7 +54,29 @@ def handle(args: argparse.Namespace) -> ExitCode:
         points = load_rubric(folder / name).max_points
         suites = ",".join(s for s, members in config.suites.items() if name in members) or "-"
         services = ",".join(scenario.used_services()) or "-"
-        rows.append([name, scenario.task_tier(), services, points, suites, scenario.title])
+        about = load_about(folder / name)
+        behaviour = about.behaviour if about else scenario.title
+        rows.append([name, scenario.task_tier(), services, points, suites, behaviour])
     rows.sort(key=lambda r: (str(r[1]), str(r[0])))
     print(tabulate(rows, headers=HEADERS))
+    return ExitCode.PASS
+
+
+def show(folder: Path, name: str) -> ExitCode:
+    """One scenario's about.yaml, as a person reads it."""
+    from evals.scenario.about import load_about
+    from evals.scenario.load import load_scenario
+
+    scenario = load_scenario(folder, name)
+    about = load_about(folder / name)
+    print(f"{name}: {scenario.title} ({scenario.task_tier()}, {', '.join(scenario.used_services()) or '-'})")
+    if about is None:
+        print(f"  no {folder / name / 'about.yaml'}: nothing recorded about its purpose and traps")
+        return ExitCode.PASS
+    print(f"  purpose: {about.purpose}\n  behaviour: {about.behaviour}\n  tier: {about.tier_why}")
+    for trap in about.traps:
+        loses = " (the obvious rule loses here)" if trap.obvious_rule_loses else ""
+        print(f"  trap{loses}: {trap.trap}\n    source of truth: {trap.source_of_truth}")
+    for limit in about.limitations:
+        print(f"  limitation: {limit}")
     return ExitCode.PASS

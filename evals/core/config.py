@@ -10,11 +10,12 @@ import difflib
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from evals.core.errors import BadInputError
 from evals.core.loading import Located, error_loc, error_message, read_data, yaml_position
 from evals.core.model import FrozenModel
+from evals.core.models import refusals
 from evals.core.suggest import did_you_mean
 
 CONFIG_FILE = "evals.yaml"
@@ -98,6 +99,24 @@ class JudgeConfig(FrozenModel):
         default=0.0, ge=0, le=1, description="null: send none (the only choice for models that reject it)"
     )
 
+    @field_validator("temperature")
+    @classmethod
+    def _model_takes_it(cls, value: float | None, info: ValidationInfo) -> float | None:
+        """A judge model documented to reject sampling would answer every call with a 400."""
+        for _, why in refusals(str(info.data.get("model", "")), temperature=value):
+            raise ValueError(why)
+        return value
+
+
+class AgentLimits(FrozenModel):
+    """Floors for the limits in agent/agent.yaml that decide whose failure a trial is. A failure after
+    the definition's patience (this request timeout, this many retries) is the service's, an
+    infrastructure error; a PR that asks for less gets these, so it cannot turn the model's slow
+    answers into errors the score leaves out (evals/agents/config.py)."""
+
+    timeout_s: float = Field(default=600.0, gt=0, description="per model request, at least")
+    max_retries: int = Field(default=4, ge=0, le=20, description="SDK retries on 429, 529, 5xx, at least")
+
 
 class Config(FrozenModel):
     suite: list[str] = Field(
@@ -114,6 +133,7 @@ class Config(FrozenModel):
     )
     threshold: Threshold
     gate: GateConfig = GateConfig()
+    agent_limits: AgentLimits = AgentLimits()
     budget: Budget = Budget()
     judge: JudgeConfig
     pricing: str = "pricing.yaml"

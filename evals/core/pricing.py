@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 from pydantic import Field, RootModel
@@ -16,6 +17,8 @@ class Price(FrozenModel):
     output: float = Field(ge=0)
     cache_read: float = Field(default=0, ge=0)
     cache_write: float = Field(default=0, ge=0)
+    source: str | None = Field(default=None, description="where the rates are published")
+    as_of: date | None = Field(default=None, description="the date the rates took effect or were read")
 
 
 class Pricing(RootModel[dict[str, Price]]):

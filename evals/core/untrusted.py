@@ -2,8 +2,14 @@
 
 The report is posted as a PR comment under the bot's name and appended to the job summary; console
 lines are parsed by the Actions runner. Such text must be shown, never obeyed: no HTML or Markdown
-of its own (`</details><h2>pass</h2>`, `<img>`, links), no `@mention` that pings someone, no copy of
-the report's hidden marker, and no line that starts a workflow command (`::error`, `##[...]`).
+of its own (`</details><h2>pass</h2>`, `<img>`, links), no link GitHub would make of bare text (a
+URL, `www.`, an issue reference `#123` or `GH-123`), no `@mention` that pings someone, no copy of
+the report's hidden marker, no bidirectional control that makes it read otherwise than it is, and
+no line that starts a workflow command (`::error`, `##[...]`).
+
+Names a run's files carry into the report and the log (scenario names, part ids, the commit) are
+validated against the patterns here where they are read (evals/records/model.py,
+evals/grade/result.py), so a forged run.json cannot put a link or a second log line in them.
 """
 
 from __future__ import annotations
@@ -20,11 +26,22 @@ _MARKDOWN = re.compile(r"([\\`*\[\]!#|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 # the @ keeps the text readable and the mention unlinked.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 ZWSP = "\u200b"
+# GitHub makes links of bare text: `https://…` (any `scheme://`), `www.…`, and references `#123` /
+# `GH-123` (cross-repository `owner/name#123` too); a zero-width space inside each keeps the text
+# readable and the link unmade.
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=\bwww)(?=\.)|(?<=#)(?=\d)|(?<=\bGH)(?=-\d)", re.IGNORECASE)
+# Bidirectional controls (embeddings, overrides, isolates, marks) reorder what a reader sees.
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+# What a name a run's files carry may look like (checked where a run is read).
+SCENARIO_NAME = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+PART_ID = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"
+COMMIT = r"^[0-9a-f]{0,64}$"  # a git object id (or a prefix); "" outside git
 
 
 def flat(text: object, limit: int) -> str:
-    """One line, whitespace collapsed, at most `limit` characters."""
-    line = " ".join(str(text).split())
+    """One line, whitespace collapsed, bidirectional controls dropped, at most `limit` characters."""
+    line = " ".join(_BIDI.sub("", str(text)).split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
@@ -36,7 +53,7 @@ def md_text(text: object, limit: int = 300) -> str:
 
 def _inert(line: str) -> str:
     line = html.escape(_MARKDOWN.sub(r"\\\1", line), quote=False)
-    return _MENTION.sub("@" + ZWSP, line)
+    return _AUTOLINK.sub(ZWSP, _MENTION.sub("@" + ZWSP, line))
 
 
 def md_code(text: object, limit: int = 200) -> str:
@@ -66,6 +83,12 @@ def md_prose(text: object, limit: int = 300) -> str:
         end = match.end()
     out.append(_inert(line[end:]))
     return "".join(out)
+
+
+def console_lines(text: object, limit: int = 2000) -> str:
+    """Multi-line untrusted text (an error message) for the console: each line made safe by
+    `console_line`, so a newline in it can start a line but never a workflow command."""
+    return "\n".join(console_line(line, limit) for line in str(text).splitlines() or [""])
 
 
 def console_line(text: object, limit: int = 2000) -> str:

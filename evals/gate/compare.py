@@ -25,7 +25,7 @@ from evals.gate.baseline import Baseline, BaselineScenario, recent
 from evals.gate.guards import GuardCounts, GuardTest, fisher_two_sided, full_marks, judge_guards
 from evals.gate.part_fingerprint import comparability
 from evals.gate.passrate import PassRates
-from evals.gate.stats import Estimate, cluster
+from evals.gate.stats import Estimate, cluster, trials_to_decide
 
 
 class ItemDelta(StrictModel):
@@ -73,6 +73,12 @@ class TotalComparison(StrictModel):
     k: int
     baseline_k: int
     budget: int
+    decide_at: int | None = Field(
+        default=None,
+        description="an undecided drop (past the threshold, interval across zero): the trials per "
+        "scenario at which its interval would exclude zero if the delta held; None when none up to "
+        "DECIDE_LIMIT would (what the report says deciding would take; the gate never reads it)",
+    )
 
 
 class GuardComparison(StrictModel):
@@ -378,10 +384,14 @@ def _rate(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
 
+DECIDE_LIMIT = 500  # trials per scenario past which "what deciding would take" says "more will not"
+
+
 def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalComparison:
     gate = settings.gate
     low, high = estimate.interval(gate.confidence)
     clusters = estimate.clusters
+    undecided = estimate.delta < -allowed and high >= 0
     return TotalComparison(
         baseline=round(sum(c.mean_base for c in clusters), 4),
         run=round(sum(c.mean_run for c in clusters), 4),
@@ -395,4 +405,5 @@ def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalCompa
         k=min(c.n_run for c in clusters),
         baseline_k=min(c.n_base for c in clusters),
         budget=gate.max_trials,
+        decide_at=trials_to_decide(estimate, gate.confidence, DECIDE_LIMIT) if undecided else None,
     )

@@ -31,8 +31,9 @@ from evals.scenario.model import Scenario
 EXCLUDED_DIRS = {ScenarioFolder.REPLAYS, "__pycache__"}
 LABELS_FILE = ScenarioFolder.LABELS
 # labels.yaml is fingerprinted on its own line (`labels`), not as scenario data; a scenario's
-# README is its documentation (a data dictionary for people), which grades nothing.
-EXCLUDED_FILES = {LABELS_FILE, ScenarioFolder.README}
+# README is its documentation (a data dictionary for people) and about.yaml its purpose and traps:
+# neither grades.
+EXCLUDED_FILES = {LABELS_FILE, ScenarioFolder.README, ScenarioFolder.ABOUT}
 PROJECT = Path(__file__).resolve().parents[2]  # the checkout: evals/gate/fingerprint.py
 # The grading core every scenario runs through, whatever its rubric names.
 CORE_MODULES = ("evals.grade.grader", "evals.grade.evidence", "evals.grade.registry", "evals.grade.result")

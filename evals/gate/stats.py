@@ -154,3 +154,25 @@ class Estimate:
             return allowed_drop
         bar = max(allowed_drop, quantile(0.5 + confidence / 2, df) * se)
         return bar + quantile(power, df) * se
+
+
+def trials_to_decide(estimate: Estimate, confidence: float, limit: int) -> int | None:
+    """The run's trials per scenario at which the interval of this delta, were it to hold, would
+    exclude no change: what an undecided drop would take to decide (the report says so). None when
+    more run trials cannot do it by `limit`: the baseline's own spread then keeps the interval
+    across zero however many trials the run adds. Pure: the gate's decisions never read it."""
+    k = min(c.n_run for c in estimate.clusters)
+
+    def decided(n: int) -> bool:
+        low, high = estimate.interval(confidence, n)
+        return high < 0 or low > 0
+
+    if decided(k):
+        return k
+    if not decided(limit):
+        return None
+    lo, hi = k, limit  # not decided at lo, decided at hi: the interval narrows as n grows
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if decided(mid) else (mid, hi)
+    return hi

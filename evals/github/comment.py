@@ -1,17 +1,23 @@
-"""The one sticky PR comment: find ours by the report's hidden marker and edit it, else create it.
+"""The one sticky PR comment: find ours and edit it, else create it.
 
 A new comment on every run would bury the review thread, so there is exactly one per PR: the first
 comment that is ours is edited in place, and any later duplicates of ours (two jobs racing) are
-deleted. "Ours" means it starts with `report.MARKER` *and* was written by the token's own user or
-by `github-actions[bot]`: anyone can type or quote the marker, and a person's comment is never
-edited or deleted. `GET /user` names the token's user; an Actions token is an installation token,
-for which GitHub answers 403 there, and its comments are written by `github-actions[bot]`.
+deleted. "Ours" needs three things, because anyone can type or quote the report's marker: the
+comment starts with `report.MARKER`; its second line is this repository's key (`comment_key`: a
+digest of the repository and, when set, the secret EVALS_COMMENT_KEY), so a report copied from
+another repository's PR, or another tool's note that merely starts with the marker, is not ours; and
+it was written by the token's own user, or by the bot this workflow posts as (EVALS_COMMENT_AUTHOR:
+a GitHub App's `<slug>[bot]`, default `github-actions[bot]`). A person's comment is never edited or
+deleted. `GET /user` names the token's user; an Actions or App token is an installation token, for
+which GitHub answers 403 there. With the workflow's own token the author is `github-actions[bot]`,
+which any workflow of the repository can post as: only an App token makes the author unforgeable.
 PR comments are issue comments in GitHub's API. A 403 on a write is what a fork PR's read-only
 token gets: that is a warning pointing at the job summary (which holds the same report).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -26,6 +32,8 @@ from evals.report.markdown import MARKER
 DEFAULT_API_URL = "https://api.github.com"
 COMMENT_LIMIT = 65_536  # GitHub rejects longer comment bodies
 ACTIONS_BOT = "github-actions[bot]"  # who writes with a workflow's GITHUB_TOKEN
+AUTHOR_ENV = "EVALS_COMMENT_AUTHOR"  # the bot login the workflow posts as (an App's `<slug>[bot]`)
+KEY_ENV = "EVALS_COMMENT_KEY"  # optional secret mixed into the per-repository key
 
 
 @dataclass(frozen=True)
@@ -44,8 +52,24 @@ def job_summary_url() -> str:
     return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
 
 
-def sticky_body(report: str) -> str:
-    body = report if MARKER in report else f"{MARKER}\n{report}"
+def missing_report() -> str:
+    """What the PR is told when the verdict job left no report: the verdict is an error."""
+    return (
+        f"{MARKER}\n## ❌ Agent evals: **error**\n\n"
+        "- The verdict job did not finish, so there is no verdict: label the PR `run-evals` again.\n"
+    )
+
+
+def comment_key(repo: str) -> str:
+    """This repository's key line: a digest of OWNER/NAME (lower case) and EVALS_COMMENT_KEY."""
+    seed = f"agent-evals-gate:{repo.lower()}:{os.environ.get(KEY_ENV, '')}"
+    return f"<!-- agent-evals-gate:key {hashlib.sha256(seed.encode()).hexdigest()[:24]} -->"
+
+
+def sticky_body(report: str, repo: str) -> str:
+    """The marker, this repository's key, then the report (its own marker line dropped)."""
+    text = report.removeprefix(MARKER).lstrip("\n")
+    body = f"{MARKER}\n{comment_key(repo)}\n{text}"
     if len(body) > COMMENT_LIMIT:  # report.render caps at 65,000; a hand-edited report might not
         body = body[: COMMENT_LIMIT - 80] + "\n\n_Truncated to GitHub's comment limit._\n"
     return body
@@ -63,16 +87,17 @@ def token_login(gh: Github) -> str | None:
         raise
 
 
-def is_ours(comment: IssueComment, own_login: str | None) -> bool:
-    """A comment we may edit or delete: it starts with the marker and we wrote it."""
-    if not (comment.body or "").lstrip().startswith(MARKER):
+def is_ours(comment: IssueComment, own_login: str | None, repo: str) -> bool:
+    """A comment we may edit or delete: the marker, this repository's key, and we wrote it."""
+    lines = (comment.body or "").lstrip().splitlines()
+    if lines[:2] != [MARKER, comment_key(repo)]:
         return False
     user = comment.user
     if user is None:
         return False
     if own_login is not None and user.login == own_login:
         return True
-    return user.login == ACTIONS_BOT and user.type == "Bot"
+    return user.login == (os.environ.get(AUTHOR_ENV) or ACTIONS_BOT) and user.type == "Bot"
 
 
 def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
@@ -85,11 +110,11 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
     gh = Github(
         auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
     )
-    body = sticky_body(report)
+    body = sticky_body(report, repo)
     try:
         issue = gh.get_repo(repo).get_issue(pr)
         own_login = token_login(gh)
-        ours = [c for c in issue.get_comments() if is_ours(c, own_login)]
+        ours = [c for c in issue.get_comments() if is_ours(c, own_login, repo)]
         if not ours:
             created = issue.create_comment(body)
             return CommentResult("created", created.html_url)

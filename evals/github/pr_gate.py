@@ -24,7 +24,8 @@ from evals.records.rundir import RunDir
 from evals.records.validate import Expectation
 from evals.report.job_summary import append_job_summary
 from evals.report.markdown import MARKER
-from evals.run.finish import conclude, reopen
+from evals.run.finish import checked_records, conclude, reopen
+from evals.run.recheck import recheck
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,10 @@ def gate(run: Path, head: Path | None, root: Path) -> PrResult:
         record_changes(rd, changes)
         rd.forget_outputs()  # written where the agent ran: never read
         definition, meta = reopen(rd)
-        summary = conclude(definition, rd, meta, expectation(root))
+        expect = expectation(root)  # the base's scenarios and trials, never the run's own word
+        checked = checked_records(definition, rd, meta, expect)
+        records = recheck(definition, rd, checked)  # layer 1 again, executing checks sandboxed
+        summary = conclude(definition, rd, meta, expect, records)
     except (EvalError, OSError, ValueError) as exc:
         reason = str(exc)
         error_report(rd, reason)

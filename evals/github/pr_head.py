@@ -64,6 +64,8 @@ def take_agent(base: Path, head: Path, spec: str) -> list[str]:
         candidates = [rel] if rel == AGENT_DIR else [f"{rel}.py", rel]
         for name in candidates:
             source, target = head / name, base / name
+            if source.is_symlink():  # even a dangling one: it must not delete the base's agent
+                raise BadInputError(f"{name}: symlinks are not taken from a PR head")
             if not source.exists() and not target.exists():
                 continue
             if source.exists():

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evals.core.errors import InfrastructureError
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
+from evals.grade.sandbox.policy import ExecutionDeferred
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
 
@@ -29,6 +31,10 @@ EXCERPT = 600
 def _run_check(registry: Registry, ctx: GradeContext, name: str, params: dict[str, Any]) -> CheckOutcome:
     try:
         result: CheckResult = registry.checks[name](ctx, **params)
+    except ExecutionDeferred as exc:  # agent code may not run in this job: decided where it may
+        return CheckOutcome(check=name, passed=False, detail=f"deferred: {exc}", deferred=True)
+    except InfrastructureError:  # the machine cannot confine agent code as required: no grade at all
+        raise
     except Exception as exc:  # a grader bug must not look like an agent failure
         return CheckOutcome(
             check=name,
@@ -104,7 +110,11 @@ def _layer_one(
         return PartGrade(
             **base, score=None, status="unscored", layer=1, reason=errors[0].detail, checks=outcomes
         )
-    failed = [c for c in outcomes if not c.passed]
+    failed = [c for c in outcomes if not c.passed and not c.deferred]
+    deferred = [c for c in outcomes if c.deferred]
+    if deferred and not failed:
+        reason = f"{deferred[0].check}: executes the agent's code, so it is graded where no secret is"
+        return PartGrade(**base, score=None, status="unscored", layer=1, reason=reason, checks=outcomes)
     if failed:
         return PartGrade(
             **base,
@@ -179,20 +189,23 @@ def grade(
     parts: dict[str, PartGrade] = {
         pid: s.resolve(verdicts[pid]) if isinstance(s, Pending) else s for pid, s in staged.items()
     }
+    return assemble(scenario.name, outcome.trial, rubric, parts)
+
+
+def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGrade]) -> TrialGrade:
+    """A trial's grade from its parts' grades, in rubric order: totals, criteria, categories, pass."""
     grades = list(parts.values())
     total = sum(p.score for p in grades if p.score is not None)
     unscored = [p.id for p in grades if p.score is None]
     max_scored = sum(p.max_points for p in grades if p.score is not None)
-    missing = rubric.max_points - max_scored
-    if total >= rubric.pass_threshold:
-        passed: bool | None = True
-    elif total + missing < rubric.pass_threshold:
-        passed = False
-    else:
-        passed = None
+    decisive = {p.id for _, p in rubric.parts() if p.decisive}
+    violations = [g.id for g in grades if g.id in decisive and g.score is not None and g.score < g.max_points]
+    passed = _passed(total, rubric.max_points - max_scored, rubric.pass_threshold, violations)
+    if passed and any(g.id in decisive and g.score is None for g in grades):
+        passed = None  # an unscored decisive part could still fail the trial
     return TrialGrade(
-        scenario=scenario.name,
-        trial=outcome.trial,
+        scenario=scenario,
+        trial=trial,
         parts=grades,
         total=total,
         max_scored=max_scored,
@@ -200,4 +213,15 @@ def grade(
         criteria={c.id: _sum([parts[p.id].score for p in c.parts]) for c in rubric.criteria},
         categories={cat: _sum([g.score for g in grades if g.category == cat]) for cat in rubric.categories},
         passed=passed,
+        violations=violations,
     )
+
+
+def _passed(total: float, missing: float, threshold: int, violations: list[str]) -> bool | None:
+    """Whether the trial passed: a failed decisive part fails it whatever else scored; else its total
+    against the threshold, None when the unscored parts' points could still carry it across."""
+    if violations:
+        return False
+    if total >= threshold:
+        return True
+    return False if total + missing < threshold else None

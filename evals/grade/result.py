@@ -8,14 +8,17 @@ evidence preparation or the world's outcome types.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from evals.core.model import StrictModel
+from evals.core.untrusted import PART_ID, SCENARIO_NAME
 from evals.grade.judge._judgement import Judgement
 
 PartStatus = Literal["passed", "failed", "unscored"]
+# Ids a stored grade carries into the report: checked when read (evals/core/untrusted.py).
+PartId = Annotated[str, Field(pattern=PART_ID)]
 
 
 class CheckOutcome(StrictModel):
@@ -26,12 +29,15 @@ class CheckOutcome(StrictModel):
     # The check itself raised: a grader bug, never the agent's failure, so its part is unscored.
     # Written only when true, so a record holds it only where it happened.
     grader_error: bool = Field(default=False, exclude_if=lambda crashed: not crashed)
+    # The check executes agent code and this job may not (EVALS_DEFER_EXECUTION): its part is
+    # unscored here and the secret-less job that re-grades the run decides it. Written only when true.
+    deferred: bool = Field(default=False, exclude_if=lambda deferred: not deferred)
 
 
 class PartGrade(StrictModel):
-    id: str
-    criterion: str
-    category: str
+    id: PartId
+    criterion: PartId
+    category: PartId
     max_points: int
     score: float | None
     status: PartStatus
@@ -44,12 +50,18 @@ class PartGrade(StrictModel):
 
 
 class TrialGrade(StrictModel):
-    scenario: str
+    scenario: Annotated[str, Field(pattern=SCENARIO_NAME)]
     trial: int
     parts: list[PartGrade]
     total: float
     max_scored: int
-    unscored: list[str]
-    criteria: dict[str, float | None]
-    categories: dict[str, float | None]
-    passed: bool | None = Field(description="total >= pass threshold; None when unscored parts could flip it")
+    unscored: list[PartId]
+    criteria: dict[PartId, float | None]
+    categories: dict[PartId, float | None]
+    passed: bool | None = Field(
+        description="total >= pass threshold and no decisive part failed; None when unscored parts could "
+        "flip it"
+    )
+    violations: list[PartId] = Field(
+        default_factory=list, description="decisive parts this trial failed: each alone fails the trial"
+    )

@@ -8,12 +8,17 @@ naming it, instead of surfacing as a `KeyError` three stages later.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from evals.core.model import StrictModel
+from evals.core.untrusted import COMMIT, SCENARIO_NAME
 from evals.grade.result import TrialGrade
+
+# A scenario name as a run's files may carry it: no link, markup or line break reaches the report
+# or the log through one (evals/core/untrusted.py).
+ScenarioName = Annotated[str, Field(pattern=SCENARIO_NAME)]
 
 TrialStatus = Literal["ok", "error"]
 
@@ -52,7 +57,7 @@ class TrialRecord(StrictModel):
     """One line of results.jsonl: a finished trial. `status: error` is an infrastructure failure,
     counted but never scored; `ok` carries the grade."""
 
-    scenario: str
+    scenario: ScenarioName
     trial: int = Field(ge=0)
     status: TrialStatus
     agent: str = ""
@@ -73,8 +78,8 @@ class RunMeta(StrictModel):
     agent: str = ""
     agent_spec: str = ""
     trials: int = Field(ge=1)
-    scenarios: list[str] = Field(min_length=1)
-    commit: str = ""
+    scenarios: list[ScenarioName] = Field(min_length=1)
+    commit: str = Field(default="", pattern=COMMIT)
     started: str = ""
     agent_config_hash: str = ""
     judge_model: str = ""

@@ -248,8 +248,9 @@ class RunDir:
         return self.write_text(VIEWER, html)
 
     def forget_outputs(self) -> None:
-        """Remove summary.json and report.md: written where the agent ran, never to be read back."""
-        for path in (self.summary_path, self.report_path):
+        """Remove summary.json, report.md and viewer.html: written where the agent ran, never to be
+        read back or published (the verdict writes its own)."""
+        for path in (self.summary_path, self.report_path, self.viewer_path):
             path.unlink(missing_ok=True)
 
     # --- the one writer ---------------------------------------------------------------------------

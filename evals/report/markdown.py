@@ -26,6 +26,8 @@ from evals.core.untrusted import md_code, md_prose, md_text
 from evals.gate.aggregate import ScenarioAggregate
 from evals.gate.compare import ScenarioComparison
 from evals.gate.summary import FlatItem, Summary, TrialSummary
+from evals.gate.verdict import BLESS_AGAIN, NO_BASELINE, budget_notice
+from evals.report.story import anchor, story_lines
 
 MARKER = "<!-- agent-evals-gate:report -->"
 MAX_CHARS = 65_000
@@ -98,8 +100,8 @@ def _pct_delta(delta: float | None, noise: bool = False) -> str:
         return "–"
     if round(delta * 100) == 0:
         return "= 0"
-    if noise:
-        return f"{delta * 100:+.0f} pp {NOT_SIGNIFICANT}"
+    if noise:  # not an alarm: no arrow, and said to be within noise
+        return f"within noise ({delta * 100:+.0f} pp, {NOT_SIGNIFICANT})"
     return f"{'▲' if delta > 0 else '▼'} {delta * 100:+.0f} pp"
 
 
@@ -136,15 +138,21 @@ def fit(head: str, details: list[str], limit: int = MAX_CHARS) -> str:
 
 
 def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
-    """Verdict, reason, top changes, total, cost and the viewer link: the comment's first 25 lines."""
+    """The story first: the verdict, what broke (each criterion by its title with the concrete
+    failure its check found, in how many trials, and where to read it), what deciding would take;
+    then the numbers; the gate's own reasoning and the notes that repeat on every run folded."""
     icon = ICONS.get(summary.verdict, "")
     lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}**", ""]
     lines += _definition_changes(summary.run.definition_changes or [])
-    lines += [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
-    lines += [f"> {md_prose(notice, 600)}" for notice in summary.notices]
-    if summary.reasons or summary.notices:
+    story = story_lines(summary, viewer)
+    lines += story or [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
+    shown, folded = _split_notices(summary)
+    for notice in shown:  # a blank line after each, so GitHub renders every quote apart
+        lines += [f"> {md_prose(notice, 600)}", ""]
+    if (story or summary.reasons) and lines[-1] != "":
         lines.append("")
-    lines += _top_changes(summary, viewer)
+    if not story:
+        lines += _top_changes(summary, viewer)
     lines += [_total_line(summary), _trials_line(summary)]
     lines += _cost_line(summary)
     seed = summary.run.instance_seed
@@ -154,8 +162,32 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
         "",
     ]
     lines += [viewer.line(), ""]
+    if story and summary.reasons:
+        lines += _folded("How the gate decided (interval, p-values)", summary.reasons)
+    lines += _folded(
+        f"{len(folded)} note{'s' if len(folded) != 1 else ''} on how this run was compared", folded
+    )
     lines += _tiers(summary)
     return lines
+
+
+def _split_notices(summary: Summary) -> tuple[list[str], list[str]]:
+    """(shown, folded): what this run alone says or asks (no baseline; bless again; the budget ended
+    it) is shown; the notes that hold for every run of this definition (parts never scored, parts
+    left out) fold."""
+    run = summary.run
+    own = {NO_BASELINE, BLESS_AGAIN}
+    if run.stopped_by_budget and run.budget_usd is not None:
+        own.add(budget_notice(run.spent_usd or 0.0, run.budget_usd))
+    return [n for n in summary.notices if n in own], [n for n in summary.notices if n not in own]
+
+
+def _folded(title: str, items: list[str]) -> list[str]:
+    """A collapsed section GitHub renders (blank lines around its Markdown), or nothing."""
+    if not items:
+        return []
+    return ["<details>", f"<summary>{title}</summary>", "", *[f"- {md_prose(i, 600)}" for i in items], "",
+            "</details>", ""]  # fmt: skip
 
 
 def _tiers(summary: Summary) -> list[str]:
@@ -236,21 +268,11 @@ def _top_changes(summary: Summary, viewer: ViewerLink) -> list[str]:
             f"{_pct(item.baseline_pass_rate)} → {_pct(item.pass_rate)} ({_pct_delta(item.pass_rate_delta)})"
         )
         points = f"{_num(item.baseline)} → {_num(item.mean)} / {item.max}"
-        anchor = _anchor(scenario, criterion, summary.trials.get(scenario, []))
-        rows.append([_title(summary, key), full, points, f"[{anchor}]({viewer.href(anchor)})"])
+        where = anchor(scenario, criterion, summary.trials.get(scenario, []))
+        rows.append([_title(summary, key), full, points, f"[{where}]({viewer.href(where)})"])
     more = f" (of {len(changed)} that moved)" if len(changed) > 3 else ""
     headers = ["criterion", "full marks", "points", "in the viewer"]
     return [f"**Largest changes**{more}", "", _table(rows, headers), ""]
-
-
-def _anchor(scenario: str, criterion: str, trials: list[TrialSummary]) -> str:
-    """The viewer anchor of the criterion's first failing part (else its first trial)."""
-    for trial in trials:
-        for part in trial.parts:
-            if part.criterion == criterion and part.status == "failed":
-                return f"{scenario}/{trial.trial}/{part.id}"
-    first = next((t.trial for t in trials if t.status == "ok"), 0)
-    return f"{scenario}/{first}/{criterion}"
 
 
 def _total_line(summary: Summary) -> str:
@@ -330,7 +352,7 @@ def _chance(cmp: ScenarioComparison) -> bool:
 
 def _noise_note(cmp: ScenarioComparison | None, rate_rows: list[list[str]]) -> list[str]:
     """The line under the overview that says what n.s. means, when a rate row shows it."""
-    if cmp is None or not any(row[-1].endswith(NOT_SIGNIFICANT) for row in rate_rows):
+    if cmp is None or not any(NOT_SIGNIFICANT in row[-1] for row in rate_rows):
         return []
     test = f"Fisher's exact test on passed trials, {cmp.k} against {cmp.baseline_k}: p = {cmp.pass_p:.2f}"
     return [f"_n.s.: not significant; chance alone often moves the pass rates this much ({test}). "
@@ -454,8 +476,8 @@ def _dropped(
         return []
     lines = ["", "**What dropped**", ""]
     for c in dropped:
-        anchor = _anchor(scenario, c, trials)
-        link = f" · [{anchor}]({viewer.href(anchor)})"
+        where = anchor(scenario, c, trials)
+        link = f" · [{where}]({viewer.href(where)})"
         lines.append(f"- **{c}** {md_text(agg.criteria[c].title, 90)}: {_why(c, trials)}{link}")
     return lines
 

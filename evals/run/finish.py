@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evals.core.errors import ExitCode
+from evals.core.errors import EvalError, ExitCode
 from evals.core.project import load_project
 from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
@@ -47,6 +47,18 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     return report
 
 
+def write_viewer(rd: RunDir, summary: Summary, records: list[TrialRecord]) -> Path | None:
+    """viewer.html beside report.md, so the report's viewer links and anchors open at once. A
+    viewer that cannot be written is a warning, never a different verdict."""
+    from evals.report.viewer import write_viewer as write
+
+    try:
+        return write(rd.path, summary, records)
+    except (EvalError, OSError, ValueError) as exc:
+        print(f"warning: viewer.html not written: {console_line(redact_text(str(exc)))}", file=sys.stderr)
+        return None
+
+
 def verdict_line(summary: Summary) -> str:
     total = summary.total
     mean = "–" if total.mean is None else f"{total.mean:.2f}"
@@ -79,12 +91,21 @@ def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
 
 
 def conclude(
-    definition: EvalDefinition, rd: RunDir, meta: RunMeta, expect: Expectation | None = None
+    definition: EvalDefinition,
+    rd: RunDir,
+    meta: RunMeta,
+    expect: Expectation | None = None,
+    records: list[TrialRecord] | None = None,
 ) -> Summary:
     """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed).
-    `expect`: what the caller requires beyond run.json (the PR verdict's, from the base)."""
-    summary = summarise(definition, rd, meta, expect)
+    `expect`: what the caller requires beyond run.json (the PR verdict's, from the base);
+    `records`: the run's validated records as checked again by the caller (evals/run/recheck.py),
+    else validated here."""
+    if records is None:
+        records = checked_records(definition, rd, meta, expect)
+    summary = definition.summarise(records, meta)
     report = write_outputs(rd, summary)
+    viewer = write_viewer(rd, summary, records)
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")
@@ -93,6 +114,8 @@ def conclude(
         print(
             f"  cost ${summary.run.spent_usd:.2f} (agent and judge)" + (f" of ${limit:.2f}" if limit else "")
         )
-    print(f"Report: {report}")
+    if viewer is not None:
+        print(f"Viewer: {viewer} (transcripts, every rubric part; open it in a browser)")
+    print(f"Report: {report}")  # the last line: what a script reading the output takes
     sys.stdout.flush()
     return summary

@@ -12,6 +12,7 @@ gated like any other run, through the same code as `grade` and `compare`.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,8 +130,11 @@ def _owners(
     return owner
 
 
-def merge_runs(shards: list[Path], out: Path) -> MergeResult:
-    """Copy every shard's trials into `out` once, and write its run.json and results.jsonl."""
+def merge_runs(
+    shards: list[Path], out: Path, recheck: Callable[[RunDir, TrialRecord], TrialRecord] | None = None
+) -> MergeResult:
+    """Copy every shard's trials into `out` once, and write its run.json and results.jsonl; each
+    record through `recheck` first (the merge command's: layer 1 again, evals/run/recheck.py)."""
     if not shards:
         raise BadInputError("merge: name at least one shard run directory")
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
@@ -148,7 +152,7 @@ def merge_runs(shards: list[Path], out: Path) -> MergeResult:
     skipped = set(meta.skipped or [])
     expected = {(s, t) for s in meta.scenarios for t in range(meta.trials) if f"{s}#{t}" not in skipped}
     missing = sorted(expected - owner.keys())
-    records = {key: record for key, (_, record) in owner.items()}
+    records = {key: record if recheck is None else recheck(rd, record) for key, (_, record) in owner.items()}
     records.update({(s, t): missing_record(meta, s, t) for s, t in missing})
     rd.write_records([records[key] for key in sorted(records)])
     return MergeResult(meta=meta, trials=len(owner), missing=[f"{s}#{t}" for s, t in missing])

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript
+from evals.agents.base import AgentPrompts, AgentResult, RecordingToolset, Transcript, prompts_shown
 from evals.agents.resolve import AgentChoice, resolve_agent
 from evals.agents.trajectory import metrics
 from evals.core.config import Config
@@ -188,6 +188,7 @@ async def _run_agent(
         tool_calls=toolset.calls,
         latency_s=time.perf_counter() - started,
         error=error,
+        prompts=prompts_shown(prompts, choice.addendum, scenario.personas),
     )
     if error and status == "ok":
         transcript.termination = "error"
@@ -237,13 +238,14 @@ async def run_trials(
                 spend.skipped.append(f"{loaded.scenario.name}#{trial}")
                 return
             bar.started()
+            started = time.perf_counter()
             try:
                 record = await run_trial(p, loaded, choice, trial, rd)
             finally:
                 bar.stopped()
         if spend is not None:
             spend.add(record)
-        bar.finished(record, f"{loaded.scenario.name}#{trial}")
+        bar.finished(record, f"{loaded.scenario.name}#{trial}", time.perf_counter() - started)
 
     await asyncio.gather(*(one(*job) for job in todo))
 
@@ -266,7 +268,9 @@ def trials_to_add(p: Plan, rd: RunDir) -> int:
 
 
 class TrialProgress:
-    """Trials done, running and failed on one rich progress bar (a no-op without one)."""
+    """Trials done, running and failed on one rich progress bar (a no-op without one). Where the
+    console is not a terminal (a CI log), the bar cannot redraw, so each finished trial is one line
+    instead: task, trial, status, score and seconds."""
 
     def __init__(self, progress: Progress | None, total: int, done: int) -> None:
         self.progress = progress
@@ -290,14 +294,28 @@ class TrialProgress:
         self.running -= 1
         self._update()
 
-    def finished(self, record: TrialRecord, name: str) -> None:
+    def finished(self, record: TrialRecord, name: str, seconds: float | None = None) -> None:
         if record.status != "ok":
             self.failed += 1
             if self.progress is not None:
                 # agent/service text: one line, no rich markup, no workflow command (evals/core/untrusted.py)
                 error = escape(console_line(redact_text(str(record.error))))
                 self.progress.console.print(f"[red]trial {name} errored:[/] {error}", soft_wrap=True)
+        elif self.progress is not None and not self.progress.console.is_terminal:
+            self.progress.console.print(log_line(record, name, seconds), markup=False, highlight=False)
         self._update(advance=1)
+
+
+def log_line(record: TrialRecord, name: str, seconds: float | None) -> str:
+    """One finished trial for a log that cannot show a progress bar."""
+    grade = record.grade
+    if grade is None:
+        score = "not graded"
+    else:
+        outcome = {True: "passed", False: "failed"}.get(grade.passed, "undecided")  # type: ignore[arg-type]
+        score = f"{outcome} · {grade.total:g}/{grade.max_scored}"
+    took = f" · {seconds:.1f} s" if seconds is not None else ""
+    return f"trial {name} · {score}{took}"
 
 
 def run_meta(p: Plan) -> RunMeta:

@@ -8,6 +8,7 @@
     checks/         the scenario's own checks         probes/       its behaviour probe scripts and stubs
     replays/        scripted runs of its tools, `reference.yaml` first
     README.md       its data dictionary, for people
+    about.yaml      what it is for: purpose, behaviour, tier, traps and their sources of truth
 
 Every loader (the scenario's data, its rubric, labels, checks, replays, the fingerprint) asks this
 class where a file is, so a renamed file is renamed once.
@@ -31,12 +32,13 @@ class ScenarioFolder:
     RUBRIC = "rubric.yaml"
     LABELS = "labels.yaml"
     README = "README.md"
+    ABOUT = "about.yaml"
     REPLAYS = "replays"
     CHECKS = "checks"
     PROBES = "probes"
     # Read as they are, never rendered with an instance's values (code, and the labels' hashes).
     UNRENDERED_DIRS = frozenset({CHECKS, PROBES, "__pycache__"})
-    UNRENDERED_FILES = frozenset({README, LABELS})
+    UNRENDERED_FILES = frozenset({README, LABELS, ABOUT})
 
     @property
     def name(self) -> str:
@@ -61,6 +63,10 @@ class ScenarioFolder:
     @property
     def labels(self) -> Path:
         return self.path / self.LABELS
+
+    @property
+    def about(self) -> Path:
+        return self.path / self.ABOUT
 
     @property
     def checks(self) -> Path:

@@ -31,32 +31,87 @@ class Email(FrozenModel):
     reply_to: str | None = None
 
 
+# The property types a scenario's database may have: what Notion's API creates and the agent's row
+# tools (NOTION_INSERT_ROW_DATABASE, NOTION_UPDATE_ROW_DATABASE, NOTION_UPDATE_PAGE) write. Not
+# `status`: the API cannot create a status property's options.
+PropertyType = Literal["title", "rich_text", "select", "url", "number", "checkbox"]
+
+
+class PropertySpec(FrozenModel):
+    """One column of a database: its type, and for a select the options beyond those its rows use."""
+
+    type: PropertyType
+    options: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: object) -> object:
+        """`Owner: rich_text` is `Owner: {type: rich_text}`."""
+        return {"type": data} if isinstance(data, str) else data
+
+
 class BlockSpec(FrozenModel):
-    """A Notion block as scenario data. `key` lets graders find a block by meaning, not by position."""
+    """A Notion block as scenario data. `key` lets graders find a block by meaning, not by position.
+
+    A `table` is a simple table (cells of text); a `database` is an inline Notion database (a board,
+    register or tracker) titled `text`, whose `properties` are its columns in order (the first is
+    its title) and whose rows are pages with those properties."""
 
     type: Literal[
-        "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item",
-        "numbered_list_item", "to_do", "callout", "quote", "divider", "table", "code",
+        "paragraph",
+        "heading_1",
+        "heading_2",
+        "heading_3",
+        "bulleted_list_item",
+        "numbered_list_item",
+        "to_do",
+        "callout",
+        "quote",
+        "divider",
+        "table",
+        "code",
+        "database",
     ]
     text: str = ""
     key: str | None = None
     checked: bool | None = None
     columns: list[str] | None = None
+    properties: dict[str, PropertySpec] | None = None
     rows: list[list[str]] | None = None
     row_keys: list[str] | None = None
 
+    @property
+    def column_names(self) -> list[str]:
+        """A table's columns, or a database's properties, in order."""
+        return list(self.properties or {}) if self.type == "database" else list(self.columns or [])
+
     @model_validator(mode="after")
-    def _table_shape(self) -> BlockSpec:
-        if self.type == "table":
-            if not self.columns or self.rows is None:
-                raise ValueError("a table needs `columns` and `rows`")
+    def _grid_shape(self) -> BlockSpec:
+        if self.type == "database":
+            kinds = [p.type for p in (self.properties or {}).values()]
+            if not kinds or kinds[0] != "title" or kinds.count("title") != 1:
+                raise ValueError(
+                    "a database needs `properties`, the first (and only the first) of type title"
+                )
+            if not self.text.strip() or self.columns:
+                raise ValueError(
+                    "a database needs its title in `text`, and `properties` instead of `columns`"
+                )
+        elif self.properties:
+            raise ValueError("only a database has `properties`")
+        if self.type in ("table", "database"):
+            names = self.column_names
+            if not names or self.rows is None:
+                raise ValueError(
+                    f"a {self.type} needs {'properties' if self.type == 'database' else 'columns'} and `rows`"
+                )
             for row in self.rows:
-                if len(row) != len(self.columns):
-                    raise ValueError(f"row {row!r} has {len(row)} cells, expected {len(self.columns)}")
+                if len(row) != len(names):
+                    raise ValueError(f"row {row!r} has {len(row)} cells, expected {len(names)}")
             if self.row_keys is not None and len(self.row_keys) != len(self.rows):
                 raise ValueError("`row_keys` must have one key per row")
         elif self.columns or self.rows:
-            raise ValueError("only a table has `columns` and `rows`")
+            raise ValueError("only a table or a database has rows")
         return self
 
 

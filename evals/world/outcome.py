@@ -15,10 +15,19 @@ from evals.core.model import StrictModel
 from evals.world.treediff import changed_paths, diff_trees
 
 HEADER_KEY = "header"  # the key of a seeded table's header row, in both worlds
+DATABASE = "child_database"  # an inline database, where it sits among its page's blocks (Notion's type)
+ROW = "page"  # a database row (a page with properties), among its database's children
+GRIDS = ("table", DATABASE)  # blocks whose children are rows of cells
+ROWS = ("table_row", ROW)
 
 
 class Block(StrictModel):
-    """A Notion block reduced to what matters: type, plain text, and the typed fields graders read."""
+    """A Notion block reduced to what matters: type, plain text, and the typed fields graders read.
+
+    A table holds `table_row`s, its first the header. A database (`child_database`, its title as
+    `text`) holds its rows as `page` blocks; its `columns` are its property names, title first,
+    and each row's `cells` are its property values as text in that order (a select's option name,
+    a URL, "" for none): one reading for a table's row and a database's."""
 
     id: str
     type: str
@@ -26,8 +35,10 @@ class Block(StrictModel):
     key: str | None = None
     checked: bool | None = None
     cells: list[str] | None = Field(
-        default=None, description="table_row cells; a table's first row is its header"
+        default=None,
+        description="table_row cells (a table's first row is its header), or a database row's values",
     )
+    columns: list[str] | None = Field(default=None, description="a database's property names, title first")
     children: list[Block] = Field(default_factory=list)
     archived: bool = False
     created_by: str = "seed"
@@ -45,7 +56,9 @@ class Block(StrictModel):
         return next((c for c in self.children if c.key == key), None)
 
     def column(self, name: str) -> int | None:
-        """Index of a table column by its header text."""
+        """Index of a column by its name: a database's property, or a table's header text."""
+        if self.columns is not None:
+            return self.columns.index(name) if name in self.columns else None
         header = self.children[0].cells if self.children and self.children[0].cells else []
         return header.index(name) if name in header else None
 

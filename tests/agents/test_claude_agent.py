@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,45 +13,18 @@ import yaml
 from evals.cli import main
 from evals.core.pricing import load_pricing
 from evals.core.usage import Usage
+from tests.support.claude_runs import (
+    RUN,
+    agent_requests,
+    read_json,
+    results,
+    scripted,
+    set_agent,
+    use_stub,
+)
 from tests.support.project import read_summary
-from tests.support.stubs.anthropic_stub import Reply, StubAnthropic, error, message, text, tool_uses
-from tests.support.stubs.reference_player import ReferencePlayer, flaky, is_judge, judge_reply
-
-RUN = ["run", "--scenario", "trial-run", "--agent", "claude"]
-
-
-def use_stub(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
-    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "stub-key-0123456789")
-
-
-def set_agent(project: Path, **changes: Any) -> None:
-    path = project / "agent" / "agent.yaml"
-    data = yaml.safe_load(path.read_text())
-    data.update(changes)
-    path.write_text(yaml.safe_dump(data))
-
-
-def read_json(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
-
-
-def results(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
-
-
-def agent_requests(stub: StubAnthropic) -> list[dict[str, Any]]:
-    return [r for r in stub.requests if not is_judge(r)]
-
-
-def scripted(*replies: Reply) -> Callable[[dict[str, Any]], Reply]:
-    """Agent calls take the next reply in order; judge calls get full marks."""
-    queue = list(replies)
-
-    def reply(body: dict[str, Any]) -> Reply:
-        return judge_reply(body) if is_judge(body) else queue.pop(0)
-
-    return reply
+from tests.support.stubs.anthropic_stub import StubAnthropic, error, message, text, tool_uses
+from tests.support.stubs.reference_player import ReferencePlayer, flaky, is_judge
 
 
 def test_a_correct_claude_run_completes_through_the_stub_and_scores_seven_of_seven(
@@ -94,7 +66,7 @@ def test_every_tool_use_block_of_a_turn_is_answered_in_one_user_turn_in_order(
 def test_tools_and_system_prompt_are_marked_for_prompt_caching_and_config_comes_from_agent_yaml(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    set_agent(project, max_tokens=777, model="claude-haiku-4-5")
+    set_agent(project, max_tokens=777, model="claude-haiku-4-5", thinking=None)
     with StubAnthropic(default=ReferencePlayer(project / "scenario")) as stub:
         use_stub(monkeypatch, stub.url)
         main([*RUN, "--out", str(project / "runs" / "cache")])
@@ -167,6 +139,8 @@ def test_with_the_api_down_every_trial_is_an_infrastructure_error_and_the_verdic
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     set_agent(project, max_retries=1)
+    config = project / "evals.yaml"  # the definition's floor, lowered so the test waits less
+    config.write_text(config.read_text().replace("  max_retries: 4 ", "  max_retries: 1 ", 1))
     out = project / "runs" / "down"
     use_stub(monkeypatch, f"http://127.0.0.1:{closed_port()}")
     assert main([*RUN, "--trials", "2", "--out", str(out)]) == 3
@@ -257,7 +231,7 @@ def test_claude_without_an_api_key_is_bad_input(project: Path, capsys: pytest.Ca
 def test_a_configured_temperature_is_sent_pinned_to_the_api_version_that_accepts_it(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    set_agent(project, temperature=0.2)
+    set_agent(project, temperature=0.2, model="claude-haiku-4-5", thinking=None)
     with StubAnthropic(default=scripted(text("nothing to do"))) as stub:
         use_stub(monkeypatch, stub.url)
         main([*RUN, "--out", str(project / "runs" / "temperature")])

@@ -8,10 +8,13 @@ from pathlib import Path
 import pytest
 
 from evals.cli import main
+from evals.github.comment import comment_key
 from evals.report.markdown import MARKER
 from tests.support.fakes.github_issues import FakeGitHubIssues
 
 TOKEN = "ghs_fake_token_for_tests"
+REPO = "acme-ai-labs/agent"
+OURS = f"{MARKER}\n{comment_key(REPO)}"  # how a comment of ours starts: marker, then this repository's key
 
 
 @pytest.fixture
@@ -57,8 +60,8 @@ def test_the_marker_is_found_beyond_the_first_page_and_duplicates_are_removed(
 ) -> None:
     for n in range(35):  # PyGithub's default page is 30 comments
         github.add_comment(7, f"discussion {n}")
-    github.add_comment(7, f"{MARKER}\nold report", user="github-actions[bot]")
-    github.add_comment(7, f"{MARKER}\nracing duplicate", user="github-actions[bot]")
+    github.add_comment(7, f"{OURS}\nold report", user="github-actions[bot]")
+    github.add_comment(7, f"{OURS}\nracing duplicate", user="github-actions[bot]")
     assert comment(write_report(tmp_path / "run", "fresh report")) == 0
     ours = [c for c in github.comments_on(7) if MARKER in c.body]
     assert len(ours) == 1 and "fresh report" in ours[0].body
@@ -137,11 +140,58 @@ def test_with_a_personal_token_its_own_comment_is_the_sticky_one(
 ) -> None:
     github.state.token_is_user = True
     github.state.login = "evals-bot-account"
-    mine = github.add_comment(7, f"{MARKER}\nold report", user="evals-bot-account")
-    actions = github.add_comment(7, f"{MARKER}\nreport from the Actions token", user="github-actions[bot]")
-    person = github.add_comment(7, f"{MARKER}\nnot theirs", user="sam")
+    mine = github.add_comment(7, f"{OURS}\nold report", user="evals-bot-account")
+    actions = github.add_comment(7, f"{OURS}\nreport from the Actions token", user="github-actions[bot]")
+    person = github.add_comment(7, f"{OURS}\nnot theirs", user="sam")
     assert comment(write_report(tmp_path / "run", "fresh report")) == 0
     after = {c.id: c for c in github.comments_on(7)}
     assert "fresh report" in after[mine.id].body
     assert actions.id not in after  # a duplicate of ours, removed
-    assert after[person.id].body == f"{MARKER}\nnot theirs"
+    assert after[person.id].body == f"{OURS}\nnot theirs"
+
+
+def test_a_bot_comment_with_the_marker_but_not_this_repositorys_key_is_not_ours(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    """Any workflow of the repository can post as github-actions[bot]: a comment that starts with
+    the marker but carries another repository's key (or none) is never edited or deleted."""
+    elsewhere = f"{MARKER}\n{comment_key('someone/else')}\n## ✅ Agent evals: **pass**"
+    foreign = github.add_comment(7, elsewhere, user="github-actions[bot]")
+    bare = github.add_comment(7, f"{MARKER}\n## ✅ Agent evals: **pass**", user="github-actions[bot]")
+    assert comment(write_report(tmp_path / "run", "fresh report")) == 0
+    after = {c.id: c for c in github.comments_on(7)}
+    assert after[foreign.id].body == elsewhere and after[bare.id].body == bare.body
+    (ours,) = [c for c in after.values() if c.body.startswith(OURS)]
+    assert "fresh report" in ours.body
+
+
+def test_an_app_posts_as_its_own_bot_and_only_its_comment_is_ours(
+    github: FakeGitHubIssues, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a GitHub App token the expected author is the App's bot (EVALS_COMMENT_AUTHOR): a
+    github-actions[bot] comment with the right marker and key is then someone else's."""
+    monkeypatch.setenv("EVALS_COMMENT_AUTHOR", "agent-evals-gate[bot]")
+    app = github.add_comment(7, f"{OURS}\nold report", user="agent-evals-gate[bot]")
+    impostor = github.add_comment(7, f"{OURS}\n(forged by another workflow)", user="github-actions[bot]")
+    assert comment(write_report(tmp_path / "run", "fresh report")) == 0
+    after = {c.id: c for c in github.comments_on(7)}
+    assert "fresh report" in after[app.id].body
+    assert after[impostor.id].body == impostor.body
+
+
+def test_a_secret_comment_key_changes_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = comment_key(REPO)
+    monkeypatch.setenv("EVALS_COMMENT_KEY", "a-secret-of-this-repository")
+    assert comment_key(REPO) != plain and comment_key(REPO.upper()) == comment_key(REPO)
+
+
+def test_no_report_is_posted_as_an_error_when_the_workflow_says_so(
+    github: FakeGitHubIssues, tmp_path: Path
+) -> None:
+    run = tmp_path / "no-report"
+    run.mkdir()
+    args = ["github", "comment", "--run", str(run), "--repo", REPO, "--pr", "7"]
+    assert main(args) == 2  # without the flag a missing report is bad input
+    assert main([*args, "--missing-is-error"]) == 0
+    (posted,) = github.comments_on(7)
+    assert posted.body.startswith(OURS) and "Agent evals: **error**" in posted.body

@@ -22,6 +22,7 @@ TOKEN = "ghs-dry-run-token-0001"
 LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
 REPO = "Codertocat/Hello-World"
 CONTEXT = "agent-evals"
+GATE = "Verdict by the base's definition (the gate; layer 1 re-graded in the sandbox)"
 
 
 def labeled(label: str = "run-evals", head_repo: str | None = None) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def test_a_fork_pr_gets_a_notice_and_no_job_with_secrets_runs(tmp_path: Path) ->
     assert notice.result == "success", notice.log()
     assert "::notice title=Agent evals skipped::" in notice.steps[0].stdout
     assert "mallory/Hello-World" in notice.summary and "forks" in notice.summary
-    assert [j.result for j in jobs["evals"] + jobs["verdict"]] == ["skipped", "skipped"]
+    assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3
     assert not any(runner.artifacts.iterdir())
 
 
@@ -52,7 +53,7 @@ def test_a_pr_into_another_branch_gets_a_notice_and_no_job_with_secrets_runs(tmp
     event["pull_request"]["base"]["ref"] = "release-with-a-softer-baseline"
     jobs = Runner(tmp_path, "pull_request_target", event, REPO).run("evals-pr.yml")
     assert "default branch (master)" in jobs["fork-notice"][0].summary
-    assert [j.result for j in jobs["evals"] + jobs["verdict"]] == ["skipped", "skipped"]
+    assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3
 
 
 def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
@@ -62,6 +63,7 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
         "fork-notice": ["skipped"],
         "evals": ["skipped"],
         "verdict": ["skipped"],
+        "publish": ["skipped"],
     }
 
 
@@ -102,10 +104,12 @@ def test_a_regressed_pr_fails_the_required_status_with_a_comment_and_a_fix_turns
         (evals,) = jobs["evals"]
         assert evals.result == "success", evals.log()  # the trials ran; the verdict is not theirs
         (verdict,) = jobs["verdict"]
-        assert verdict.result == "failure", verdict.log()
-        failed = [s for s in verdict.steps if not s.skipped and s.returncode != 0]
-        assert [(s.name, s.returncode) for s in failed] == [("Fail unless the verdict passes", 1)]
+        assert verdict.result == "success", verdict.log()  # it computed the verdict
         assert verdict.summary.count("Agent evals: **regression**") == 1  # the job summary holds it once
+        (publish,) = jobs["publish"]
+        assert publish.result == "failure", publish.log()
+        failed = [s for s in publish.steps if not s.skipped and s.returncode != 0]
+        assert [(s.name, s.returncode) for s in failed] == [("Fail unless the verdict passes", 1)]
         status = github.status(HEAD_SHA, CONTEXT)
         assert status is not None and status["state"] == "failure"
         assert status["description"].startswith("regression: total 2.00/7 (baseline 7.00, Δ -5.00)")
@@ -116,8 +120,8 @@ def test_a_regressed_pr_fails_the_required_status_with_a_comment_and_a_fix_turns
         assert github.labels[2] == []  # the next push needs a new label
 
         jobs = pr_run(tmp_path / "second", github, "replay:reference")
-        (verdict,) = jobs["verdict"]
-        assert verdict.result == "success", verdict.log()
+        (publish,) = jobs["publish"]
+        assert publish.result == "success", publish.log()
         status = github.status(HEAD_SHA, CONTEXT)
         assert status is not None and status["state"] == "success"
         (edited,) = github.comments_on(2)
@@ -205,10 +209,8 @@ def test_a_regressed_pr_that_moves_the_ruler_is_still_judged_by_the_base(
             in evals.step("Take the agent under test from the PR head").stdout
         )
         (verdict,) = jobs["verdict"]
-        assert verdict.result == "failure", verdict.log()
-        assert (
-            verdict.step("Verdict by the base's definition (the gate)").returncode == 0
-        )  # the base's step ran
+        assert verdict.step(GATE).returncode == 0, verdict.log()  # the base's step ran
+        assert jobs["publish"][0].result == "failure"
         status = github.status(HEAD_SHA, CONTEXT)
         assert status is not None and status["state"] == "failure"
         # The same Δ as the untouched PR above: none of the five edits reached the verdict.
@@ -228,8 +230,8 @@ def test_a_run_that_left_no_evidence_is_an_error_never_a_pass(tmp_path: Path) ->
         (evals,) = jobs["evals"]
         assert evals.result == "failure"
         (verdict,) = jobs["verdict"]
-        assert verdict.result == "failure", verdict.log()
         assert verdict.step("Download the run directory").returncode == 1  # no artifact
+        assert jobs["publish"][0].result == "failure", jobs["publish"][0].log()
         status = github.status(HEAD_SHA, CONTEXT)
         assert status is not None and status["state"] == "error"
         assert "artifact is missing" in status["description"]

@@ -68,6 +68,15 @@ def test_agent_specs_name_their_paths_and_a_symlink_is_never_followed(tmp_path: 
         take_agent(base, head, "claude")
 
 
+def test_a_dangling_agent_link_in_the_head_never_deletes_the_bases_agent(tmp_path: Path) -> None:
+    base = tree(tmp_path / "base", BASE)
+    head = tree(tmp_path / "head", {k: v for k, v in BASE.items() if not k.startswith("agent/")})
+    (head / "agent").symlink_to(tmp_path / "nowhere")
+    with pytest.raises(BadInputError, match="symlink"):
+        take_agent(base, head, "claude")
+    assert (base / "agent" / "prompt.md").read_text(encoding="utf-8") == "be careful\n"
+
+
 def test_definition_changes_list_what_measures_and_nothing_else(tmp_path: Path) -> None:
     base = tree(tmp_path / "base", BASE)
     head = tree(

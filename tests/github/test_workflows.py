@@ -1,6 +1,8 @@
 """The workflows are checked by real tools (zizmor, the GitHub-workflow JSON schema) and hold to the
 security rules the README promises: no ambient permissions, pinned actions, no expressions in shell,
-secrets only in the environment-bound jobs, forks never reach them."""
+secrets only in the environment-bound jobs, forks never reach them, the job holding the model key
+executes no agent code, the jobs that do hold no secret and no write token, and live-world tokens
+reach a step only when the world is live."""
 
 from __future__ import annotations
 
@@ -128,10 +130,64 @@ def test_no_expression_inside_a_shell_step_and_no_persisted_credentials(path: Pa
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
-def test_secrets_appear_only_in_jobs_bound_to_the_evals_environment(path: Path) -> None:
+def test_secrets_appear_only_in_jobs_bound_to_an_environment(path: Path) -> None:
+    """`evals` holds the agent's and the live world's keys; `evals-status` only the GitHub App's key,
+    for the job that posts the status (it runs no code of the PR's)."""
     for name, job in load(path)["jobs"].items():
-        if reads_secrets(job):
+        if not reads_secrets(job):
+            continue
+        named = set(re.findall(r"\bsecrets\.(\w+)", json.dumps(job)))
+        if job.get("environment") == "evals-status":
+            assert named == {"EVALS_APP_PRIVATE_KEY"}, f"{path.name}: job {name} reads {named}"
+        else:
             assert job.get("environment") == "evals", f"{path.name}: job {name} reads secrets outside it"
+
+
+LIVE_SECRETS = ("EVALS_GITHUB_TOKEN", "NOTION_TOKEN", "COMPOSIO_API_KEY")
+LIVE = "vars.EVALS_WORLD == 'live'"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_live_world_tokens_reach_a_step_only_when_the_world_is_live(path: Path) -> None:
+    for job_name, step in steps(load(path)):
+        for key, value in (step.get("env") or {}).items():
+            if any(f"secrets.{secret}" in str(value) for secret in LIVE_SECRETS):
+                gated = LIVE in str(step.get("if", "")) or f"{LIVE} && secrets." in str(value)
+                assert gated, f"{path.name}: {job_name} / {step.get('name')}: {key} outside the live world"
+
+
+@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+def test_the_model_key_reaches_only_the_agent_step_of_a_job_that_defers_agent_code(path: Path) -> None:
+    for name, job in load(path)["jobs"].items():
+        holding = [s for s in job.get("steps", []) if "secrets.ANTHROPIC_API_KEY" in json.dumps(s)]
+        if not holding:
+            continue
+        assert [s["run"] for s in holding] == ["bash scripts/agent.sh"], (path.name, name)
+        assert job["env"]["EVALS_DEFER_EXECUTION"] == "1", f"{path.name}: {name} may run agent code"
+
+
+def agent_code_steps(path: Path) -> list[tuple[str, dict[str, Any]]]:
+    """Steps that run the agent's code: the PR verdict (layer 1 re-graded) and the nightly's merge."""
+    return [
+        (n, s)
+        for n, s in steps(load(path))
+        if s.get("run") in ("bash scripts/verdict.sh", "bash scripts/merge.sh")
+    ]
+
+
+@pytest.mark.parametrize("path", [p for p in WORKFLOWS if p.name != "ci.yml"], ids=lambda p: p.name)
+def test_agent_code_runs_only_sandboxed_in_a_job_without_secrets_or_write_tokens(path: Path) -> None:
+    workflow = load(path)
+    found = agent_code_steps(path)
+    assert found, path.name
+    for job_name, step in found:
+        job = workflow["jobs"][job_name]
+        assert not reads_secrets(job) and "environment" not in job, (path.name, job_name)
+        assert set(job["permissions"].values()) == {"read"}, (path.name, job_name)
+        assert "github.token" not in json.dumps(job), (path.name, job_name)
+        assert step["env"]["EVALS_SANDBOX_MINIMUM"] == "landlock"
+        runs = [s.get("run") for s in job["steps"]]
+        assert runs.index("bash scripts/sandbox.sh") < runs.index(step["run"])
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
@@ -165,18 +221,22 @@ def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agen
     assert not reads_secrets(jobs["fork-notice"])
     assert reads_secrets(jobs["evals"]) and not reads_secrets(jobs["verdict"])
     assert jobs["evals"]["permissions"] == {"contents": "read"}
-    assert jobs["verdict"]["permissions"] == {
+    assert jobs["verdict"]["permissions"] == {"contents": "read"}
+    assert jobs["publish"]["permissions"] == {
         "contents": "read",
         "statuses": "write",
         "pull-requests": "write",
     }
-    assert "environment" not in jobs["verdict"]
+    assert "environment" not in jobs["verdict"] and jobs["publish"]["environment"] == "evals-status"
     for name in ("evals", "verdict"):
         base, head = checkouts(jobs[name])
         assert base["with"]["ref"] == BASE and "path" not in base["with"], "the workspace is the base"
         assert head["with"] == {"ref": HEAD, "path": "pr-head", "persist-credentials": False}
-    for step in jobs["verdict"]["steps"]:  # the write token's job runs base code; the head is data
-        assert "pr-head" not in step.get("run", "") and "working-directory" not in step
+    (base,) = checkouts(jobs["publish"])  # the write token's job never checks out the head
+    assert base["with"]["ref"] == BASE and "path" not in base["with"]
+    for job in ("verdict", "publish"):  # base code only; the head is data
+        for step in jobs[job]["steps"]:
+            assert "pr-head" not in step.get("run", "") and "working-directory" not in step
     group = workflow["concurrency"]["group"]
     assert "github.event.pull_request.number" in group and workflow["concurrency"]["cancel-in-progress"]
 
@@ -194,15 +254,32 @@ def test_the_only_silenced_zizmor_finding_is_the_justified_trigger() -> None:
 
 
 def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
-    steps_ = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]["verdict"]["steps"]
-    names = [s.get("name") for s in steps_]
-    gate = names.index("Verdict by the base's definition (the gate)")
-    post = names.index("Post the agent-evals status on the head SHA")
-    download = next(s for s in steps_ if str(s.get("uses", "")).startswith("actions/download-artifact@"))
+    jobs = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]
+    verdict, publish = jobs["verdict"]["steps"], jobs["publish"]
+    download = next(s for s in verdict if str(s.get("uses", "")).startswith("actions/download-artifact@"))
     assert download["continue-on-error"] is True  # a missing artifact reaches the gate: `error`
-    assert gate < post and steps_[post]["if"] == "${{ !cancelled() }}"
-    assert "|| 'error'" in steps_[post]["env"]["STATUS_STATE"]  # no output from the gate: error
-    assert steps_[-1]["name"] == "Fail unless the verdict passes"
+    assert publish["needs"] == ["evals", "verdict"] and "!cancelled()" in publish["if"]
+    assert "needs.verdict.result" not in publish["if"]  # a failed verdict job still gets its status
+    names = [s.get("name") for s in publish["steps"]]
+    post = publish["steps"][names.index("Post the agent-evals status on the head SHA")]
+    assert "|| 'error'" in post["env"]["STATUS_STATE"]  # no output from the gate: error
+    assert publish["steps"][-1]["name"] == "Fail unless the verdict passes"
+
+
+def test_the_status_is_posted_with_a_github_app_token_when_one_is_configured() -> None:
+    """With EVALS_APP_ID set, the status comes from the App (branch protection can pin its source);
+    otherwise github.token, which any workflow with `statuses: write` also holds (README caveat)."""
+    publish = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]["publish"]
+    (app,) = [
+        s for s in publish["steps"] if str(s.get("uses", "")).startswith("actions/create-github-app-token@")
+    ]
+    assert app["if"] == "${{ vars.EVALS_APP_ID }}" and app["id"] == "app"
+    assert app["with"]["private-key"] == "${{ secrets.EVALS_APP_PRIVATE_KEY }}"
+    for step in publish["steps"]:
+        if step.get("run", "").startswith("bash scripts/") and "GITHUB_TOKEN" in (step.get("env") or {}):
+            assert step["env"]["GITHUB_TOKEN"] == "${{ steps.app.outputs.token || github.token }}"
+    comment = next(s for s in publish["steps"] if s.get("run") == "bash scripts/comment.sh")
+    assert "steps.app.outputs.app-slug" in comment["env"]["EVALS_COMMENT_AUTHOR"]
 
 
 def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:

@@ -33,7 +33,7 @@ from evals.grade.result import TrialGrade
 from evals.grade.rubric import load_rubric
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
-from evals.world.outcome import Outcome, PullSnapshot
+from evals.world.outcome import GRIDS, Outcome, PullSnapshot
 from evals.world.sandbox.model import Block
 from evals.world.treediff import changed_paths, diff_trees
 from tests.support.nightshift import play
@@ -761,10 +761,15 @@ def _set_files(out: Outcome, pr: PullSnapshot, files: dict[str, str]) -> None:
     pr.diff = diff_trees(base, files)
 
 
-def _rows(out: Outcome, page: str) -> list[Block]:
+def _row(out: Outcome, page: str, row: str) -> tuple[Block, Block]:
+    """(the board or table holding the row, the row): by row key, or by its first cell ("#142")."""
     snap = out.page(page)
-    assert snap is not None, page
-    return [b for top in snap.blocks for b in top.walk() if b.cells is not None]
+    assert snap is not None
+    for grid in (b for top in snap.blocks for b in top.walk() if b.type in GRIDS):
+        for child in grid.children:
+            if child.key == row or (child.cells and child.cells[0].lstrip("#") == row):
+                return grid, child
+    raise AssertionError(f"{page}: no row {row}")
 
 
 def apply(reference: Outcome, scenario: Scenario, variant: Variant) -> Outcome:
@@ -803,12 +808,9 @@ def apply(reference: Outcome, scenario: Scenario, variant: Variant) -> Outcome:
         (mail,) = out.sent_to(address[persona])
         mail.to = [address[other]]
     for page, row, column, value in variant.cells:
-        table_rows = _rows(out, page)
-        header = next(b for b in table_rows if b.cells and column in b.cells)
-        assert header.cells is not None
-        index = header.cells.index(column)
-        target = next(b for b in table_rows if b.key == row or (b.cells and b.cells[0].lstrip("#") == row))
-        assert target.cells is not None
+        grid, target = _row(out, page, row)
+        index = grid.column(column)
+        assert index is not None and target.cells is not None
         target.cells[index] = value
         target.edited = True
     for page, old, new in variant.page_text:

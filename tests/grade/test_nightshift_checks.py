@@ -14,6 +14,7 @@ from evals.world.outcome import Block, SentMail
 from evals.world.sandbox.model import World
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
+from tests.support.boards import add_row, set_value
 from tests.support.paths import ROOT
 from tests.support.project import add_pr
 
@@ -498,11 +499,10 @@ def test_actions_section_without_a_pr_link_fails(scenario: Scenario) -> None:
 
 def test_timeline_needs_two_new_entries_as_rows_or_blocks_after_it(scenario: Scenario) -> None:
     world = seed(scenario, 0)
-    table = block(world, "incident", "timeline")
-    table.children.append(Block(id="r1", type="table_row", cells=["02:00", "PR opened"], created_by="agent"))
+    add_row(world, "incident", "timeline", ["02:00", "PR opened"], "r1")
     params = dict(page="incident", table="timeline", at_least=2)
     assert not run("notion.table_gained_rows", graded(world, scenario), **params).passed
-    table.children.append(Block(id="r2", type="table_row", cells=["02:10", "Resolved"], created_by="agent"))
+    add_row(world, "incident", "timeline", ["02:10", "Resolved"], "r2")
     assert run("notion.table_gained_rows", graded(world, scenario), **params).passed
     world = seed(scenario, 0)
     blocks = page_of(world, "incident").blocks
@@ -515,10 +515,7 @@ def test_timeline_needs_two_new_entries_as_rows_or_blocks_after_it(scenario: Sce
 
 
 def set_cell(world: World, page: str, table: str, row: str, column: str, value: str) -> None:
-    t = block(world, page, table)
-    r, i = t.row(row), t.column(column)
-    assert r is not None and r.cells is not None and i is not None
-    r.cells[i], r.edited = value, True
+    set_value(world, page, table, row, column, value)
 
 
 def test_audit_rows_remediated_and_deferred_rows_untouched_pass(scenario: Scenario) -> None:

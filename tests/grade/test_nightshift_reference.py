@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from evals.core.jsonio import canonical
-from evals.grade.checks.python import assigned_value, run_pytest
+from evals.grade.checks.python import assigned_value
+from evals.grade.sandbox.testrun import run_pytest
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import Block, Outcome, PageSnapshot, PullSnapshot, SentMail
@@ -154,10 +155,10 @@ def test_c8_c9_five_replicas_and_4gi_not_3gi(out: Outcome) -> None:
     assert "securityContext" not in container
 
 
-def test_the_services_own_tests_still_pass_at_both_pr_heads(out: Outcome) -> None:
-    for pr in out.repos[0].pulls:
-        code, output = run_pytest(pr.files, ["tests"])
-        assert code == 0, f"PR #{pr.number}: {output}"
+def test_the_services_own_tests_still_pass_at_both_pr_heads(out: Outcome, scenario: Scenario) -> None:
+    for pr in out.repos[0].pulls:  # configured by the seeded tree (its conftest.py), never the head's
+        run = run_pytest(pr.files, ["tests"], scenario.files)
+        assert run.passed, f"PR #{pr.number}: {run.output}"
 
 
 def test_c11_c12_incident_resolved_in_place_with_rca_actions_and_timeline(out: Outcome) -> None:
@@ -185,9 +186,7 @@ def test_c13_audit_marks_sec004_and_sec011_remediated_and_leaves_the_deferred_on
         row = findings.row(key)
         assert row is not None and row.cells is not None and row.cells[status] == "Remediated"
         assert pr_for(out, "143").url in row.cells[-1]
-    seeded = seed(scenario, 0).notion.pages
-    seed_findings = next(p for p in seeded if p.key == "audit").block("findings")
-    assert seed_findings is not None
+    seed_findings = block(page(outcome(seed(scenario, 0)), "audit"), "findings")
     for key in ("SEC-017", "SEC-022"):
         row = findings.row(key)
         assert row is not None and not row.edited and row.cells == seed_findings.row(key).cells  # type: ignore[union-attr]

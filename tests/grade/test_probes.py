@@ -207,7 +207,7 @@ def test_a_slow_leak_no_buffer_count_sees_is_caught_over_the_whole_window(scenar
     assert data["retained_after_all"] == data["retained_after_first"]
     assert data["traced_batches"] == BEHAVIOUR.GROWTH_WINDOW
     assert data["traced_growth_bytes"] > BEHAVIOUR.GROWTH_LIMIT_BYTES
-    short = min((r.data["batches"] for r in ctx.cache.values()), key=lambda d: d["traced_batches"])
+    short = min((r.data["batches_traced"] for r in ctx.cache.values()), key=lambda d: d["traced_batches"])
     assert short["traced_batches"] < BEHAVIOUR.GROWTH_WINDOW
     assert short["traced_growth_bytes"] < BEHAVIOUR.GROWTH_LIMIT_BYTES < BEHAVIOUR.estimated_growth(short)
 
@@ -269,6 +269,8 @@ def test_a_hanging_head_times_out_instead_of_hanging_the_grade() -> None:
     probes = NIGHTSHIFT / "probes"
     cache = ProbeCache()
     for _ in range(2):
-        result = ProbeRequest(files, probes / "hydra_probe.py", spec, (probes / "sitestub",), 1).run(cache)
+        stubs = (probes / "sitestub",)
+        request = ProbeRequest(files, probes / "hydra_probe.py", spec, BEHAVIOUR.STEPS, stubs, 1)
+        result = request.run(cache)
         assert not result.ok and "timed out" in result.error
     assert cache.misses == 2  # a timeout may be the machine's load, so it is never kept

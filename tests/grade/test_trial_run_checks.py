@@ -12,6 +12,7 @@ from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
+from tests.support.boards import set_value
 from tests.support.paths import ROOT
 from tests.support.project import add_pr
 
@@ -123,10 +124,7 @@ def test_sprint_row_appended_below_instead_of_updated_fails(scenario: Scenario) 
 
 def test_sprint_row_updated_in_place_passes(scenario: Scenario) -> None:
     world = seed(scenario, 0)
-    page = next(p for p in world.notion.pages if p.key == "sprint4")
-    row = page.blocks[2].row("131")
-    assert row is not None and row.cells is not None
-    row.cells[3] = "done"
+    set_value(world, "sprint4", "board", "131", "Status", "done")
     ctx = GradeContext(outcome=outcome(world), scenario=scenario)
     assert CHECKS["notion.table_cell_starts_with"](
         ctx, page="sprint4", row="131", column="Status", equals="Done"

@@ -58,14 +58,18 @@ def test_a_clear_drop_is_a_regression_with_reasons_and_evidence(rubric: Rubric) 
     assert "**C13**" in dropped and "judge" in dropped and "omits the root cause" in dropped
     assert "buffer_size = 1024" in dropped
     assert "**C1** Criterion 1 of the night: failed in 6 of 6 trials" in dropped
-    first_screen = "\n".join(report.splitlines()[:25])  # what the PR comment shows first
-    for name in (
-        "C1 Criterion 1 of the night",
-        "C13 Criterion 13 of the night",
-        "C7 Criterion 7 of the night",
-    ):
-        assert name in first_screen
-    assert "▼ -100 pp" in first_screen and "viewer.html#nightshift/0/C1" in first_screen
+    # the first 15 lines tell the story: each fallen criterion by its title, with what its check found
+    story = report.splitlines()[:15]
+    told = {
+        "Criterion 1 of the night": "C1 expected 2048, found 1024, in 6 of 6 trials",
+        "Criterion 13 of the night": "judge: the update for C13 omits the root cause, in 6 of 6 trials",
+        "Criterion 7 of the night": "C7 expected 2048, found 1024, in 4 of 6 trials",
+    }
+    for title, detail in told.items():
+        (line,) = [line for line in story if line.startswith(f"- **{title}**")]
+        assert detail in line, line
+    assert "full marks 100% → 0%" in story[5] and "(viewer.html#nightshift/0/C1)" in story[5]
+    assert "Fisher" not in "\n".join(story) and "CI -3.51" in "\n".join(report.splitlines()[:25])
     assert_snapshot("report_regression", report)
 
 
@@ -135,7 +139,8 @@ def test_a_pass_rate_change_chance_explains_is_marked_and_a_real_one_keeps_its_a
     one_fails = [trial_record(rubric, t, below if t == 0 else set()) for t in range(6)]
     report, _, summary = report_for(one_fails, baseline)
     assert summary["comparison"]["nightshift"]["pass_p"] == pytest.approx(0.375, abs=1e-3)
-    assert _pass_rows(report)["pass@1"] == "-17 pp n.s." and "_n.s.: not significant" in report
+    assert _pass_rows(report)["pass@1"] == "within noise (-17 pp, n.s.)"  # no arrow: not an alarm
+    assert "_n.s.: not significant" in report
     all_fail = [trial_record(rubric, t, below) for t in range(6)]
     report, _, summary = report_for(all_fail, baseline)
     assert summary["comparison"]["nightshift"]["pass_p"] < 0.001

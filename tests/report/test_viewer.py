@@ -12,7 +12,7 @@ import pytest
 
 from evals.cli import main
 from evals.report.viewer import read_page, render_page
-from evals.report.viewer.data import MAX_STRING, MAX_VALUE, bounded, clip
+from evals.report.viewer.timeline import MAX_STRING, MAX_VALUE, bounded, clip
 
 PLANTED = "ghp_PlantedViewerSecret0123456789"
 PACKED = re.compile(r'<script type="application/octet-stream" id="run-packed"[^>]*>(.*?)</script>', re.S)
@@ -24,13 +24,32 @@ def packed_json(page: str) -> str:
     return gzip.decompress(base64.b64decode(packed)).decode("utf-8")
 
 
+def test_run_compare_and_grade_write_the_viewer_beside_the_report_and_say_where(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The report's viewer link and every "in the viewer" anchor open at once: no `evals view` first."""
+    out = project / "runs" / "regressed"
+    for argv in (["run", "--agent", "replay:regressed", "--out", str(out)], ["compare", "--run", str(out)],
+                 ["grade", "--run", str(out)]):  # fmt: skip
+        (out / "viewer.html").unlink(missing_ok=True)
+        assert main(argv) == 1
+        printed = capsys.readouterr().out
+        assert (out / "viewer.html").is_file() and (out / "report.md").is_file()
+        assert f"Viewer: {out / 'viewer.html'}" in printed, argv
+        assert "[viewer.html](viewer.html)" in (out / "report.md").read_text(encoding="utf-8")
+    assert read_page((out / "viewer.html").read_text(encoding="utf-8"))["summary"]["verdict"] == "regression"
+
+
 def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -> None:
     out = project / "runs" / "regressed"
     assert main(["run", "--agent", "replay:regressed", "--trials", "2", "--out", str(out)]) == 1
     assert main(["view", "--run", str(out)]) == 0
     page = (out / "viewer.html").read_text(encoding="utf-8")
-    for remote in ("http://", "https://cdn", 'src="http', "<link "):  # nothing fetched from anywhere
-        assert remote not in page.split('id="run-data">')[0]
+    template = re.sub(r"<noscript>.*</noscript>", "", page.split('id="run-data">')[0], flags=re.S)
+    for remote in ("http://", "https://", 'src="', "<link "):  # nothing fetched from anywhere
+        assert remote not in template
+    static = page.split("<noscript>")[1].split("</noscript>")[0]
+    assert 'src="' not in static and 'href="http' not in static  # its links are anchors in the page
     data = read_page(page)
     assert data["summary"]["verdict"] == "regression"
     assert data["summary"]["criteria"]["T3"]["title"].startswith("Threshold exactly 0.85")
@@ -42,6 +61,7 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
         "kind": "model",
         "turn": None,
         "text": "Raised the threshold and replied.",
+        "said": "final answer",
     }
     failed = {p["id"]: p for p in trial["parts"] if p["status"] == "failed"}
     assert "expected FLAG_THRESHOLD = 0.85" in failed["T3a"]["reason"]
@@ -106,3 +126,25 @@ def test_a_huge_tool_result_is_shown_cut_with_where_the_rest_is() -> None:
     shown = bounded(huge, "transcript.json")
     assert isinstance(shown, str) and shown.startswith('{\n  "data": {')
     assert shown.endswith("more characters in transcript.json]") and len(shown) < MAX_VALUE + 80
+
+
+def test_the_pr_verdict_never_publishes_a_viewer_the_agents_job_wrote(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verdict job uploads viewer.html as the `evals-viewer` artifact: one the job where the PR's
+    agent ran left behind (any HTML at all) is removed with its summary and report, and the verdict
+    writes its own from the records."""
+    from evals.github.pr_gate import gate
+    from evals.records.rundir import RunDir
+
+    out = project / "runs" / "pr"
+    assert main(["run", "--agent", "replay:regressed", "--out", str(out)]) == 1
+    planted = "<script>document.title='pwned'</script><p>all green</p>"
+    RunDir(out).write_viewer(planted)
+    monkeypatch.setenv("EVALS_SCENARIOS", "trial-run")
+    assert gate(out, None, project).verdict == "regression"
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    assert planted not in page and read_page(page)["summary"]["verdict"] == "regression"
+    RunDir(out).write_viewer(planted)
+    RunDir(out).forget_outputs()
+    assert not (out / "viewer.html").exists()

@@ -7,9 +7,12 @@ the command that installs it.
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import copy
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +22,7 @@ import pytest
 
 from bench.viewer import FLAGS  # Chromium as root on this kind of machine: one list for bench and test
 from evals.cli import main
+from tests.support.project import SECRET_VARS, copy_project
 from tests.support.viewer_runs import NEW_PAGE, NEW_TEXT, tiered_run
 
 INSTALL = "apt-get install -y chromium && pip install -r requirements.txt (playwright)"
@@ -118,9 +122,11 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     box = part.bounding_box()
     assert box is not None and box["y"] + box["height"] > 0 and box["y"] < 800  # in view
 
-    # a tool call's arguments, one click away
+    # a tool call as what it is, and its raw arguments one click further
     call = page.locator("[id='trial-run/0'] details.call", has_text="GITHUB_CREATE_A_PULL_REQUEST")
-    call.locator("summary").click()
+    call.locator("summary").first.click()
+    assert "fix: raise moderation threshold" in (call.locator(".args-view").text_content() or "")
+    call.locator("details.raw > summary").click()
     args = call.locator("pre.args")
     assert args.is_visible() and '"title": "fix: raise moderation threshold"' in (args.text_content() or "")
 
@@ -132,8 +138,10 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     assert critique.startswith("judge (scored") and "does not confirm the fix" in critique
 
     # agent text is text: the injected markup shows verbatim and never ran
-    page.locator("[id='trial-run/1'] details.call").first.locator("summary").click()
-    assert json.dumps(INJECTED) in (page.locator("[id='trial-run/1'] pre.result").first.text_content() or "")
+    first = page.locator("[id='trial-run/1'] details.call").first
+    first.locator("summary").first.click()
+    first.locator("details.raw > summary").click()
+    assert json.dumps(INJECTED) in (first.locator("pre.result").text_content() or "")
     assert page.evaluate("window.__pwned") is None
     assert page.locator("img").count() == 0
 
@@ -174,6 +182,12 @@ def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
             assert f"{label} {round(stats[rate] * 100)}%" in line
     assert summary["tiers"]["L3"]["pass_at_1"] < summary["tiers"]["L1"]["pass_at_1"]  # figures that differ
 
+    # criteria in rubric order, task by task as the run listed them: C2 before C10, not after it
+    keys = page.locator("#criteria tr.criterion").evaluate_all("rs => rs.map(r => r.dataset.criterion)")
+    night = [k.split("/")[1] for k in keys if k.startswith("nightshift/")]
+    assert night == [f"C{n}" for n in range(1, 21)]
+    assert [k.split("/")[0] for k in keys][:: len(keys) - 1] == ["board-move", "nightshift"]
+
     # a seeded table row the agent edited: the changed cells, before → after, by column
     page.evaluate("location.hash = '#trial-run/0'")
     row = page.locator("[id='trial-run/0'] tr.change[data-state='edited']", has_text="Status:").first
@@ -210,3 +224,198 @@ def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
 
     page.screenshot(path=str(tmp_path / "tiers.png"), full_page=True)
     assert page.errors == []
+
+
+# A mail body an agent's world could hold: markup, a script, a bidi override that would draw "passed"
+# over "failed", and a forged status badge. It must read as text, in both the scripted and the static page.
+HOSTILE_MAIL = (
+    'Hi,\n<span class="badge st-passed">passed</span><script>window.__pwned=3</script>'
+    '<img src=x onerror="window.__pwned=4">\nStatus: \u202edeliaf\u202c, thanks'
+)
+DECODED = "Support has escalated a batch of false positives from the content moderation classifier"
+BASE64_RUN = re.compile(r"[A-Za-z0-9+/=_-]{81,}")
+
+
+def base64_runs(text: str) -> list[str]:
+    """Runs of more than 80 base64 characters that decode to text (a URL's path is not one)."""
+    found = []
+    for run in BASE64_RUN.findall(text):
+        try:
+            alt = b"-_" if "-" in run or "_" in run else None
+            base64.b64decode(run + "=" * (-len(run) % 4), altchars=alt, validate=True).decode("utf-8")
+        except ValueError:
+            continue
+        found.append(run)
+    return found
+
+
+def mixed_run(project: Path) -> Path:
+    """trial-run with trial 0 the reference (passes) and trial 1 the regressed replay (fails), a
+    HOSTILE_MAIL (its text/plain part base64url, as Gmail's) added to the inbox both fetched first."""
+    out = project / "runs" / "mixed"
+    argv = ["run", "--scenario", "trial-run", "--agent", "replay:reference,regressed", "--trials", "2"]
+    argv += ["--out", str(out)]
+    assert main(argv) in (0, 1)
+    for trial in (0, 1):
+        path = out / "trials" / "trial-run" / str(trial) / "transcript.json"
+        transcript = json.loads(path.read_text(encoding="utf-8"))
+        messages = transcript["tool_calls"][0]["result"]["data"]["messages"]
+        hostile = copy.deepcopy(messages[0])
+        hostile.update(messageId=f"hostile{trial}", threadId=f"hostile{trial}", messageText=HOSTILE_MAIL)
+        for part in hostile["payload"]["parts"]:
+            part["body"]["data"] = base64.urlsafe_b64encode(HOSTILE_MAIL.encode()).decode().rstrip("=")
+        messages.append(hostile)
+        path.write_text(json.dumps(transcript), encoding="utf-8")
+    assert main(["view", "--run", str(out)]) == 0
+    return out / "viewer.html"
+
+
+@pytest.fixture(scope="module")
+def mixed_viewer(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Built once for the tests that read it (the reference trial's grading takes seconds), in its
+    own copy of the project, offline and without keys like every test."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in SECRET_VARS:
+            patch.delenv(name, raising=False)
+        project = copy_project(tmp_path_factory.mktemp("mixed") / "project")
+        patch.chdir(project)
+        yield mixed_run(project)
+
+
+OPEN = "([t, kind]) => document.getElementById(t).querySelectorAll('.timeline details.' + kind)"
+
+
+def open_calls(page: Any, trial: str) -> None:
+    """Open every call of a trial and then its raw JSON, as a reader clicking each would: the whole
+    transcript as it can be seen. (One script rather than a click per call: the toggle events the
+    page builds a call on are the same.)"""
+    for kind in ("call", "raw"):
+        page.evaluate(OPEN + ".forEach((d) => { d.open = true; })", [trial, kind])
+        page.wait_for_function(
+            OPEN.replace("document.", "[...document.") + "].every((d) => d.dataset.built)", arg=[trial, kind]
+        )
+
+
+def test_a_transcript_reads_as_mail_and_prompts_and_criteria_link_to_the_trials_that_failed(
+    mixed_viewer: Path, tmp_path: Path
+) -> None:
+    with browser_tab(tmp_path) as page:
+        page.goto(mixed_viewer.as_uri() + "#trial-run/0")
+        page.wait_for_selector("body[data-ready='1']")
+
+        # a fetched mail as a mail: its headers and its body decoded from the base64url MIME part
+        open_calls(page, "trial-run/0")
+        mail = page.locator("[id='trial-run/0/call-0'] .mail").first
+        assert "Sam Rivera" in (mail.locator("td.h-from").text_content() or "") or "sam.rivera" in (
+            mail.locator("td.h-from").text_content() or ""
+        )
+        assert mail.locator("td.h-subject").text_content() == "False positives from the moderation classifier"
+        assert DECODED in " ".join((mail.locator("pre.mail-body").text_content() or "").split())
+        shown = page.locator("[id='trial-run/0'] .timeline").inner_text()
+        assert "GMAIL_FETCH_EMAILS" in shown and base64_runs(shown) == []
+        raw = json.loads((mixed_viewer.parent / "trials/trial-run/0/transcript.json").read_text())
+        assert base64_runs(json.dumps(raw))  # the transcript itself holds base64: the page does not show it
+
+        # the prompts the agent was given
+        page.locator("[id='trial-run/0'] details.prompts > summary").click()
+        system = page.locator("[id='trial-run/0'] pre.system-prompt").text_content() or ""
+        assert system.startswith("You are a software engineer at Acme AI Labs.")
+        assert "Check the latest task" in (
+            page.locator("[id='trial-run/0'] pre.task-prompt").text_content() or ""
+        )
+        assert (
+            page.locator("[id='trial-run/0'] table.personas td", has_text="sam.rivera@acme.example").count()
+            == 1
+        )
+
+        # a trial says what became of it; criteria in rubric order link to the trials where they failed
+        assert page.locator("[id='trial-run/0'] > summary .badge").text_content() == "passed"
+        assert page.locator("[id='trial-run/1'] > summary .badge").text_content() == "failed"
+        order = page.locator("#criteria tr.criterion").evaluate_all("rs => rs.map(r => r.dataset.criterion)")
+        assert order == ["T1", "T2", "T3", "T4", "T5"]
+        page.locator("[id='criterion-T3'] a").first.click()
+        page.wait_for_selector("[id='trial-run/1/T3a'].target")
+        assert page.locator("[id='trial-run/1']").evaluate("d => d.open")
+        assert "expected FLAG_THRESHOLD = 0.85" in (
+            page.locator("[id='trial-run/1/T3a']").text_content() or ""
+        )
+
+        # failures only: the passing trial, the criteria that never failed and the passed parts go
+        page.check("#failures-only")
+        assert (
+            page.locator("[id='trial-run/0']").is_hidden() and page.locator("[id='trial-run/1']").is_visible()
+        )
+        assert (
+            page.locator("[id='criterion-T2']").is_hidden()
+            and page.locator("[id='criterion-T3']").is_visible()
+        )
+        assert page.locator("[id='trial-run/1'] tr.part-passed").first.is_hidden()
+        assert page.locator("[id='trial-run/1'] tr.part-failed").first.is_visible()
+        page.uncheck("#failures-only")
+        assert page.locator("[id='trial-run/0']").is_visible()
+        assert page.errors == []
+
+
+def test_a_failing_trial_stands_beside_a_passing_one_from_where_they_part_and_hostile_mail_stays_text(
+    mixed_viewer: Path, tmp_path: Path
+) -> None:
+    with browser_tab(tmp_path) as page:
+        page.goto(mixed_viewer.as_uri() + "#trial-run/divergence")
+        page.wait_for_selector("body[data-ready='1']")
+        box = page.locator("[id='trial-run/divergence']")
+        assert "Why trial 1 failed where trial 0 passed" in (
+            box.locator("summary").first.text_content() or ""
+        )
+        table = box.locator("table.side-by-side")
+        table.wait_for()
+        heads = table.locator("th").all_text_contents()
+        assert heads == ["trial 1 (failed)", "trial 0 (passed)"]
+        first = table.locator("tr").nth(1)
+        assert "differs" in (first.get_attribute("class") or "")
+        cells = [first.locator("td").nth(n).text_content() or "" for n in (0, 1)]
+        assert cells[0] != cells[1]
+        assert box.locator("table.flipped td", has_text="T3a").count() == 1
+        table.locator("th a").first.click()  # to the failing trial itself
+        page.wait_for_selector("[id='trial-run/1'].target")
+
+        # the hostile mail: text, its bidi override named, no badge, nothing ran
+        page.locator("[id='trial-run/1/call-0'] > summary").click()
+        body = page.locator("[id='trial-run/1/call-0'] pre.mail-body").last
+        assert body.evaluate("b => b.children.length") == 0
+        text = body.text_content() or ""
+        assert '<span class="badge st-passed">passed</span><script>' in text and "⟨U+202E⟩deliaf" in text
+        assert "\u202e" not in page.locator("body").inner_text()
+        assert page.locator(".mail .badge").count() == 0 and page.locator("img").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        assert page.errors == []
+
+
+def test_without_javascript_the_page_shows_the_summary_failing_parts_and_transcripts(
+    mixed_viewer: Path, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium(), headless=True, args=FLAGS)
+        try:
+            page = browser.new_context(java_script_enabled=False).new_page()
+            page.goto(mixed_viewer.as_uri())
+            static = page.locator("#static")
+            assert static.is_visible()
+            assert static.locator(".verdict").text_content() in ("inconclusive", "regression", "pass")
+            assert static.locator("table").first.locator("tr").count() == 6  # the criteria, rubric order
+            # a failing trial with its failing parts and reasons, opened by its summary (no script)
+            page.locator("#static [id='trial-run/1'] > summary").click()
+            part = page.locator("#static [id='trial-run/1/T3a']")
+            assert part.is_visible() and "expected FLAG_THRESHOLD = 0.85" in (part.text_content() or "")
+            # its transcript as static HTML: the mail decoded, the hostile one as text
+            page.locator("#static [id='trial-run/1/call-0'] > summary").click()
+            body = page.locator("#static [id='trial-run/1/call-0'] pre.mail-body").last
+            assert body.evaluate("b => b.children.length") == 0
+            assert "<script>window.__pwned=3</script>" in (body.text_content() or "")
+            page.locator("#static [id='trial-run/0'] > summary").click()
+            page.locator("#static [id='trial-run/0/call-0'] > summary").click()
+            assert DECODED in " ".join(page.locator("#static [id='trial-run/0/call-0']").inner_text().split())
+            assert base64_runs(static.inner_text()) == [] and page.locator("img").count() == 0
+        finally:
+            browser.close()

@@ -44,7 +44,8 @@ def test_an_edited_nightshift_block_shows_its_seeded_text_and_what_the_agent_mad
 
     # rows the agent added to the incident log have no "before"
     added = [c for c in incident["changed"] if c["state"] == "added"]
-    assert len(added) == 3 and all(c["before"] is None and c["type"] == "table_row" for c in added)
+    # rows the agent added to a database are pages
+    assert len(added) == 3 and all(c["before"] is None and c["type"] == "page" for c in added)
 
     # a table row: only the cells that changed, by column name, and which row it is
     sprint = pages["Sprint 4"]

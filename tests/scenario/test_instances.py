@@ -42,16 +42,18 @@ def test_at_least_five_tasks_are_parameterised() -> None:
 
 @pytest.fixture(scope="module")
 def memoised_pytest() -> Iterator[None]:
-    """`run_pytest` answered from a memo of (tree, targets): identical inputs, identical subprocess."""
+    """`run_pytest` answered from a memo of (tree, targets, trusted tree): identical inputs, identical run."""
     from evals.grade.checks import python
+    from evals.grade.sandbox.testrun import PytestRun
 
     original = python.run_pytest
-    memo: dict[tuple[tuple[tuple[str, str], ...], tuple[str, ...]], tuple[int, str]] = {}
+    Key = tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, str], ...]]
+    memo: dict[Key, PytestRun] = {}
 
-    def run(files: dict[str, str], targets: list[str]) -> tuple[int, str]:
-        key = (tuple(sorted(files.items())), tuple(targets))
+    def run(files: dict[str, str], targets: list[str], trusted: dict[str, str] | None = None) -> PytestRun:
+        key = (tuple(sorted(files.items())), tuple(targets), tuple(sorted((trusted or {}).items())))
         if key not in memo:
-            memo[key] = original(files, targets)
+            memo[key] = original(files, targets, trusted)
         return memo[key]
 
     python.run_pytest = run  # type: ignore[assignment]

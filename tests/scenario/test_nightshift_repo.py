@@ -7,7 +7,8 @@ import ast
 import pytest
 import yaml
 
-from evals.grade.checks.python import assigned_value, run_pytest
+from evals.grade.checks.python import assigned_value
+from evals.grade.sandbox.testrun import run_pytest
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from tests.support.paths import ROOT
@@ -50,9 +51,9 @@ def test_every_file_the_seed_lists_is_there(scenario: Scenario) -> None:
 
 
 def test_the_services_own_tests_pass_on_the_seeded_code(scenario: Scenario) -> None:
-    code, output = run_pytest(scenario.files, ["tests"])
-    assert code == 0, output
-    assert " passed" in output
+    run = run_pytest(scenario.files, ["tests"])
+    assert run.passed, run.output
+    assert run.tests and " passed" in run.output
 
 
 def test_buffer_size_is_512_and_every_batch_keeps_its_buffer_and_opens_a_client(scenario: Scenario) -> None:

@@ -203,6 +203,7 @@ class StepLog:
     returncode: int | None = None
     stdout: str = ""
     stderr: str = ""
+    env: dict[str, str] = field(default_factory=dict)  # what the workflow gave the step (job and step env)
 
 
 @dataclass
@@ -361,6 +362,7 @@ class Runner:
                 log, outputs, summary = self._shell(step["run"], env, workspace, workdir, path_prefix, number)
                 log.name = label
                 run.summary += summary
+            log.env = env
             run.steps.append(log)
             step_ok = log.returncode == 0 or step.get("continue-on-error") is True
             if "id" in step:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.world.sandbox.tools import github, gmail, notion
+from evals.world.sandbox.tools import github, gmail, notion, notion_rows
 from evals.world.sandbox.tools.base import Params, Toolkit
 from evals.world.sandbox.tools.catalogue import build
 
@@ -15,9 +15,10 @@ class Empty(Params):
 
 def test_the_catalogue_is_every_toolkits_tools_by_slug() -> None:
     tools = build()
-    for toolkit in (github.TOOLS, gmail.TOOLS, notion.TOOLS):
+    toolkits = (github.TOOLS, gmail.TOOLS, notion.TOOLS, notion_rows.TOOLS)
+    for toolkit in toolkits:
         assert toolkit.tools and all(tools[slug] is tool for slug, tool in toolkit.tools.items())
-    assert len(tools) == sum(len(t.tools) for t in (github.TOOLS, gmail.TOOLS, notion.TOOLS))
+    assert len(tools) == sum(len(t.tools) for t in toolkits)
     assert {tool.toolkit for tool in tools.values()} == {"github", "gmail", "notion"}
 
 

@@ -10,46 +10,20 @@ output schemas, and GitHub's OpenAPI description.
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 from evals.cli import main
 from evals.scenario.load import load_scenario
 from evals.world.live.backend import LiveBackend
+from evals.world.live.schema_diff import output_gaps
+from evals.world.live.tour import Call, Tour
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.fakes import FakeServices
 from tests.support.openapi import problems as openapi_problems
 from tests.support.paths import ROOT
-from tests.support.tool_tour import Call, Tour
 
 PERSONA = "sam.rivera@acme.example"
-
-
-def shape(value: Any, where: str = "", out: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
-    """Every path in a JSON value (list items collapsed to []) with the JSON types seen there."""
-    out = defaultdict(set) if out is None else out
-    out[where].add(type(value).__name__)
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            shape(sub, f"{where}.{key}", out)
-    elif isinstance(value, list):
-        for item in value:
-            shape(item, f"{where}[]", out)
-    return out
-
-
-def missing_live(offline: Any, live: Any) -> list[str]:
-    """Paths (and types) the sandbox result has that the live one lacks; null matches any type."""
-    ours, theirs = shape(offline), shape(live)
-    out = []
-    for path, types in sorted(ours.items()):
-        if path not in theirs:
-            out.append(f"{path}: missing live")
-        elif (types - {"NoneType"}) and (theirs[path] - {"NoneType"}) and not (types & theirs[path]):
-            out.append(f"{path}: {sorted(types)} offline, {sorted(theirs[path])} live")
-    return out
 
 
 def test_every_tool_answers_live_in_the_shapes_the_sandbox_gives(
@@ -72,18 +46,9 @@ def test_every_tool_answers_live_in_the_shapes_the_sandbox_gives(
     gaps = [
         f"{a.slug} {gap}"
         for a, b in zip(offline, online, strict=True)
-        for gap in missing_live(a.result, b.result)
+        for gap in output_gaps(a.result, b.result)
     ]
     assert gaps == []
     assert services.composio.problems == [], "the fake answered outside Composio's output schemas"
     seen, bad = openapi_problems(services)
     assert bad == [] and "GET /repos/{owner}/{repo}/pulls/{pull_number}/files" in seen
-
-
-def test_the_shape_check_names_what_only_the_sandbox_has() -> None:
-    offline = {"data": {"details": [{"name": "main", "sha": "a"}], "diff": "x"}}
-    live = {"data": {"details": [{"name": "main", "sha": 1}]}}
-    assert missing_live(offline, live) == [
-        ".data.details[].sha: ['str'] offline, ['int'] live",
-        ".data.diff: missing live",
-    ]

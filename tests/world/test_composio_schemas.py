@@ -5,44 +5,82 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import json
 from typing import Any
 
 import pytest
 
 from evals.scenario.load import load_scenario
+from evals.world.live.config import DEFAULT_TOOLKIT_VERSIONS
 from evals.world.live.schema_diff import diff
+from evals.world.live.tour import Tour
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.catalogue import build
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.composio_fixtures import composio_tools, output_problems
-from tests.support.paths import ROOT
-from tests.support.tool_tour import Tour
+from tests.support.paths import FIXTURES, ROOT
 
 CATALOGUE = build()
 
-NEWER_THAN_THE_DUMP = (
-    "the public Gmail dump is toolkit version 0_1 (mid-2025); the pinned version 20260113_00 has this "
-    "parameter (README, reference notes), so an agent written against it keeps working offline"
-)
-# (slug, where) -> why the sandbox differs from the committed fixture. Nothing else may differ.
-EXCEPTIONS = {
-    ("GMAIL_FETCH_EMAILS", "verbose"): NEWER_THAN_THE_DUMP,
-    ("GMAIL_FETCH_EMAILS", "ids_only"): NEWER_THAN_THE_DUMP,
-}
-
 
 def test_every_sandbox_tool_takes_composios_parameters_field_by_field() -> None:
+    """Names, types, required, and every default, enum and limit the pinned docs state, at every
+    depth they give; nothing else differs (whether a parameter may be null is compared only where
+    the source says, which the docs pages do not)."""
     fixtures = composio_tools()
-    assert set(CATALOGUE) <= set(fixtures), "every sandbox tool has Composio's schema (or a designed one)"
+    assert set(CATALOGUE) <= set(fixtures), "every sandbox tool has a fixture"
     drifts = [
-        d
+        str(d)
         for slug, t in sorted(CATALOGUE.items())
-        for d in diff(slug, fixtures[slug]["input"], t.schema()["input_schema"])
+        for d in diff(
+            slug,
+            fixtures[slug]["input"],
+            t.schema()["input_schema"],
+            fixtures[slug].get("documents_null", True),
+        )
     ]
-    assert [str(d) for d in drifts if (d.slug, d.where) not in EXCEPTIONS] == []
-    assert {(d.slug, d.where) for d in drifts} == set(EXCEPTIONS), "every exception is still needed"
-    unconfirmed = sorted(slug for slug in CATALOGUE if not CATALOGUE[slug].confirmed)
-    assert unconfirmed == sorted(slug for slug in CATALOGUE if not fixtures[slug]["confirmed"])
+    assert drifts == []
+
+
+def test_every_fixture_names_its_pinned_version_and_source_and_how_its_output_is_known() -> None:
+    pinned = dict(DEFAULT_TOOLKIT_VERSIONS)
+    for slug, entry in composio_tools().items():
+        assert entry["version"] == pinned[entry["toolkit"]] or entry["toolkit"] == "github", slug
+        assert entry["source"], slug
+        assert entry["output_source"] == "designed" or entry["output_source"].startswith("the dump ("), slug
+        assert (entry["output_source"] == "designed") == ("basis" in entry), slug
+    assert pinned["notion"] == "20260915_00" and pinned["gmail"] == "20260721_00"
+
+
+def test_the_docs_fixtures_hold_facts_only() -> None:
+    """Per parameter only what a schema states (no descriptions copied from the pages)."""
+    allowed = {
+        "type",
+        "required",
+        "properties",
+        "items",
+        "default",
+        "enum",
+        "minimum",
+        "maximum",
+        "maxLength",
+        "minItems",
+        "maxItems",
+    }
+
+    def keys(node: Any) -> set[str]:
+        if not isinstance(node, dict):
+            return set()
+        found = set(node) - {"properties"}
+        for value in (node.get("properties") or {}).values():
+            found |= keys(value)
+        return found | keys(node.get("items"))
+
+    for name in ("gmail_20260721_00.json", "notion_20260915_00.json"):
+        doc = json.loads((FIXTURES / "composio" / "docs" / name).read_text(encoding="utf-8"))
+        assert doc["version"] in name and doc["source"]["header"].startswith(f"Version: {doc['version']}")
+        for slug, entry in doc["tools"].items():
+            assert keys(entry["input"]) <= allowed, slug
 
 
 def mutated(slug: str, change: Any) -> dict[str, Any]:
@@ -77,9 +115,8 @@ def test_the_diff_names_a_renamed_a_retyped_a_newly_required_and_a_nested_field(
         text["properties"]["rich_text"]["items"]["properties"]["text"]["required"].append("link")
 
     blocks = CATALOGUE["NOTION_APPEND_TEXT_BLOCKS"].schema()["input_schema"]
-    assert [
-        str(d) for d in diff("NOTION_APPEND_TEXT_BLOCKS", mutated("NOTION_APPEND_TEXT_BLOCKS", deep), blocks)
-    ] == [
+    changed = mutated("NOTION_APPEND_TEXT_BLOCKS", deep)
+    assert [str(d) for d in diff("NOTION_APPEND_TEXT_BLOCKS", changed, blocks, null=False)] == [
         "NOTION_APPEND_TEXT_BLOCKS: children[]<paragraph>.paragraph.rich_text[].text.link: "
         "required by Composio, optional in the sandbox"
     ]
@@ -110,3 +147,20 @@ def test_the_output_check_names_a_wrapped_list_an_extra_key_and_a_missing_one() 
         "GMAIL_MOVE_TO_TRASH: .data.id: not in Composio's output schema",
         "GMAIL_MOVE_TO_TRASH: .data.labelIds: not in Composio's output schema",
     ]
+
+
+def test_the_readme_table_lists_every_tool_with_where_its_parameters_and_output_come_from() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = {
+        cells[0].strip(" `"): [c.strip() for c in cells[1:]]
+        for line in readme.splitlines()
+        if line.startswith("| `") and "_" in line.split("|")[1]
+        for cells in [line.strip("|").split("|")]
+    }
+    for slug, entry in composio_tools().items():
+        assert slug in rows, slug
+        called_by, parameters, output = rows[slug][:3]
+        assert called_by == ("agent" if slug in CATALOGUE else "harness (live)"), slug
+        assert parameters.startswith("confirmed: "), slug
+        assert entry["version"] in parameters or "latest" in parameters, slug
+        assert output.startswith("designed: ") == (entry["output_source"] == "designed"), slug

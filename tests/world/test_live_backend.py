@@ -128,13 +128,14 @@ def test_each_trial_starts_with_the_seeded_emails_back_in_the_inbox(
 
 
 async def delete_the_ticket_and_the_decision(prompts: AgentPrompts, toolset: Toolset) -> str:
-    """An agent that deletes Sprint 4's row #131 and the spec's decision paragraph."""
+    """An agent that deletes Sprint 4's row #131 (a page: NOTION_DELETE_BLOCK archives pages too) and
+    the spec's decision paragraph."""
     sprint = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Sprint 4"})
     blocks = await toolset.call(
         "NOTION_FETCH_BLOCK_CONTENTS", {"block_id": sprint["data"]["results"][0]["id"]}
     )
-    table = next(b for b in blocks["data"]["results"] if b["type"] == "table")
-    rows = await toolset.call("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": table["id"]})
+    board = next(b for b in blocks["data"]["results"] if b["type"] == "child_database")
+    rows = await toolset.call("NOTION_QUERY_DATABASE", {"database_id": board["id"]})
     row = next(r for r in rows["data"]["results"] if "#131" in json.dumps(r))
     await toolset.call("NOTION_DELETE_BLOCK", {"block_id": row["id"]})
     spec = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Threshold Spec"})
@@ -171,7 +172,7 @@ def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sa
     archived = [
         (key, kind) for blocks in seeded_blocks(live).values() for key, kind, *_, gone in blocks if gone
     ]
-    assert sorted(archived) == [("131", "table_row"), ("decision", "paragraph")]
+    assert sorted(archived) == [("131", "page"), ("decision", "paragraph")]
 
 
 def recorded_seed(run: Path) -> dict[str, list[tuple[object, ...]]]:
@@ -198,7 +199,7 @@ def test_live_records_the_pages_it_seeded_as_the_sandbox_does_whatever_the_agent
     seeded = recorded_seed(live)
     assert seeded == recorded_seed(sandbox)
     rows = [block for blocks in seeded.values() for block in blocks]
-    assert ("131", "table_row") in [row[:2] for row in rows] and not any(row[4] for row in rows)
+    assert ("131", "page") in [row[:2] for row in rows] and not any(row[4] for row in rows)
     assert {row[5] for row in rows} == {"seed"}
 
 

@@ -6,6 +6,7 @@ never the agent's failure."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -198,11 +199,11 @@ async def search_the_spec(prompts: AgentPrompts, toolset: Toolset) -> str:
     return json.dumps([found["data"]["results"], crumb["data"]["results"]])
 
 
-def test_live_search_shows_pages_as_the_sandbox_does_not_the_harness_databases(
+def test_live_search_shows_the_page_and_its_database_as_the_sandbox_does(
     project: Path, services: FakeServices
 ) -> None:
-    """The spec page has properties, so live it is the one row of a database the harness made:
-    search leaves that database out, and its breadcrumb page is there as in the sandbox."""
+    """The spec page has properties, so in both worlds it is the one row of a database of its own:
+    search shows the page and that database, and its breadcrumb page is there as in the sandbox."""
     assert main(["seed-inbox", "--scenario", "nightshift"]) == 0
     agent = "tests.world.test_live_robustness:search_the_spec"
     runs = {}
@@ -212,9 +213,45 @@ def test_live_search_shows_pages_as_the_sandbox_does_not_the_harness_databases(
         transcript = json.loads((out / "trials" / "nightshift" / "0" / "transcript.json").read_text())
         runs[world] = json.loads(transcript["final_text"])
     for world, (spec, crumb) in runs.items():
-        assert [(r["object"], r["properties"]["title"]["title"][0]["plain_text"]) for r in spec] == [
-            ("page", "Hydra Deployment Spec v2.1")
-        ], world
+        title = "Hydra Deployment Spec v2.1"
+        found = sorted((r["object"], str(r.get("title") or r["properties"]["title"]["title"])) for r in spec)
+        assert [kind for kind, _ in found] == ["database", "page"] and all(title in t for _, t in found), (
+            world
+        )
+        page = next(r for r in spec if r["object"] == "page")
+        assert page["parent"]["type"] == "data_source_id", world
         assert [r["properties"]["title"]["title"][0]["plain_text"] for r in crumb] == ["Infrastructure"], (
             world
         )
+
+
+def test_the_search_wait_reads_every_page_of_results_and_every_request_pins_the_notion_version(
+    services: FakeServices, slept: list[float]
+) -> None:
+    """Notion pages its search results: a seeded page that comes after the first page of results is
+    found, not waited for until the budget runs out; notion-client sends the pinned API version."""
+    from evals.scenario.load import load_scenario
+    from evals.world.live.backend import LiveBackend
+    from evals.world.live.clients import NOTION_VERSION
+    from tests.support.paths import ROOT
+
+    services.notion.search_page = 1
+    services.notion.add_root("Sprint 4 retrospective")  # found first: the seeded Sprint 4 is on page 2
+
+    async def setup() -> None:
+        env = await LiveBackend().create(load_scenario(ROOT / "scenario", "trial-run"), 0, "paged")
+        await env.close()
+
+    asyncio.run(setup())
+    assert slept == [], "found at once, on the second page of results"
+    searches = [s for s in services.notion.served if s.path == "/v1/search"]
+    assert any(s.body.get("has_more") for s in searches)
+    assert set(services.notion.versions) == {NOTION_VERSION}
+
+
+def test_a_created_labels_id_is_read_from_the_documented_fields() -> None:
+    from evals.world.live.seed_labels import label_id
+
+    assert label_id({"response_data": {"id": "Label_7", "name": "x"}}) == "Label_7", "the 0_1 output schema"
+    assert label_id({"labelId": "Label_8"}) == "Label_8", "what the 20260721_00 docs page says it returns"
+    assert label_id({"id": "Label_9"}) is None, "an undocumented field is not guessed at"

@@ -114,28 +114,23 @@ def test_a_pull_request_needs_commits_between_branches(tools: SandboxToolset) ->
     assert not again["successful"]
 
 
-def test_updating_a_table_row_changes_the_cells_in_place(tools: SandboxToolset) -> None:
+def test_updating_a_board_row_changes_its_properties_in_place(tools: SandboxToolset) -> None:
     page = tools.execute("NOTION_SEARCH_NOTION_PAGE", {"query": "Sprint 4"})["data"]["results"][0]
     blocks = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": page["id"]})["data"]["results"]
-    table = next(b for b in blocks if b["type"] == "table")
-    rows = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": table["id"]})["data"]["results"]
-    row = next(r for r in rows if r["table_row"]["cells"][0][0]["plain_text"] == "#131")
-    cells = [[{"text": {"content": c}}] for c in ["#131", "Fix", "Agent", "Done", ""]]
-    short = tools.execute(
+    board = next(b for b in blocks if b["type"] == "child_database")
+    rows = tools.execute("NOTION_QUERY_DATABASE", {"database_id": board["id"]})["data"]["results"]
+    row = next(r for r in rows if r["properties"]["Ticket"]["title"][0]["plain_text"] == "#131")
+    old_way = tools.execute(
         "NOTION_UPDATE_BLOCK",
-        {"block_id": row["id"], "block_type": "table_row", "content": {"cells": cells[:2]}},
+        {"block_id": row["id"], "block_type": "table_row", "content": "Done"},
     )
-    assert not short["successful"]
-    assert tools.execute(
-        "NOTION_UPDATE_BLOCK", {"block_id": row["id"], "block_type": "table_row", "content": {"cells": cells}}
-    )["successful"]
-    rows = tools.execute("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": table["id"]})["data"]["results"]
-    assert [r["table_row"]["cells"][3][0]["plain_text"] for r in rows] == [
-        "Status",
-        "Done",
-        "Done",
-        "Backlog",
+    assert not old_way["successful"], "a row is a page, not a table_row block"
+    status = [{"name": "Status", "type": "select", "value": "Done"}]
+    assert tools.execute("NOTION_UPDATE_ROW_DATABASE", {"row_id": row["id"], "properties": status})[
+        "successful"
     ]
+    rows = tools.execute("NOTION_QUERY_DATABASE", {"database_id": board["id"]})["data"]["results"]
+    assert [r["properties"]["Status"]["select"]["name"] for r in rows] == ["Done", "Done", "Backlog"]
 
 
 def test_appending_text_does_not_change_existing_blocks(tools: SandboxToolset) -> None:

@@ -117,12 +117,58 @@ def test_send_email_starts_a_new_thread(tools: SandboxToolset) -> None:
     assert not tools.execute("GMAIL_SEND_EMAIL", {"subject": "no recipient", "body": "x"})["successful"]
 
 
-def test_send_email_takes_no_subject_as_composios_docs_list_it(tools: SandboxToolset) -> None:
-    """The docs page lists `subject` as optional (recipient_email and body are required)."""
+def test_send_email_wants_a_recipient_and_a_subject_or_a_body_as_the_pinned_docs_say(
+    tools: SandboxToolset,
+) -> None:
+    """20260721_00: no parameter is required, but "at least one of 'to' (or 'recipient_email'), 'cc',
+    or 'bcc'" and "at least one of subject or body"; `to` is an alias; from_email a verified alias."""
     sent = tools.execute("GMAIL_SEND_EMAIL", {"recipient_email": ALEX, "body": "See the PR."})
     assert sent["successful"]
     assert outcome(tools.world).sent[0].subject == ""
-    assert not tools.execute("GMAIL_SEND_EMAIL", {"recipient_email": ALEX, "subject": "x"})["successful"]
+    assert tools.execute("GMAIL_SEND_EMAIL", {"to": ALEX, "subject": "Subject only"})["successful"]
+    assert tools.execute("GMAIL_SEND_EMAIL", {"cc": [ALEX], "body": "cc only"})["successful"]
+    mine = tools.world.agent_address
+    assert tools.execute("GMAIL_SEND_EMAIL", {"to": ALEX, "body": "x", "from_email": mine})["successful"]
+    refused = {
+        "no recipient": {"subject": "x", "body": "y"},
+        "no subject or body": {"recipient_email": ALEX},
+        "an alias not verified": {"to": ALEX, "body": "x", "from_email": "ceo@acme.example"},
+        "an attachment the sandbox has no file for": {"to": ALEX, "body": "x", "attachment": "report.pdf"},
+        "an unknown parameter": {"to": ALEX, "body": "x", "reply_to": ALEX},
+    }
+    for name, args in refused.items():
+        assert not tools.execute("GMAIL_SEND_EMAIL", args)["successful"], name
+    assert [m.to for m in outcome(tools.world).sent] == [[ALEX], [ALEX], [], [ALEX]]
+
+
+def test_a_reply_needs_only_the_thread_and_a_recipient(tools: SandboxToolset) -> None:
+    """20260721_00: thread_id is the one required parameter; a recipient (recipient_email, cc or
+    bcc) is still needed; the body may be left out; msg-f:/thread-f: prefixes are stripped."""
+    thread = tools.execute("GMAIL_FETCH_EMAILS", {"query": "subject:K8s"})["data"]["messages"][0]["threadId"]
+    assert not tools.execute("GMAIL_REPLY_TO_THREAD", {"thread_id": thread})["successful"]
+    reply = tools.execute("GMAIL_REPLY_TO_THREAD", {"thread_id": f"thread-f:{thread}", "cc": [ALEX]})
+    assert reply["successful"] and reply["data"]["response_data"]["threadId"] == thread
+    sent = outcome(tools.world).sent[0]
+    assert sent.body == "" and sent.cc == [ALEX] and sent.thread_id == thread
+
+
+def test_listing_threads_verbose_gives_their_messages(tools: SandboxToolset) -> None:
+    light = tools.execute("GMAIL_LIST_THREADS", {"max_results": 2})["data"]["threads"]
+    assert [set(t) for t in light] == [{"id", "snippet", "historyId"}] * 2
+    full = tools.execute("GMAIL_LIST_THREADS", {"max_results": 2, "verbose": True})["data"]["threads"]
+    assert all(t["messages"] and t["messages"][0]["threadId"] == t["id"] for t in full)
+
+
+def test_a_message_in_raw_form_is_its_rfc_2822_text(tools: SandboxToolset) -> None:
+    first = tools.execute("GMAIL_FETCH_EMAILS", {})["data"]["messages"][0]
+    got = tools.execute(
+        "GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", {"message_id": first["messageId"], "format": "raw"}
+    )
+    text = base64.urlsafe_b64decode(got["data"]["raw"]).decode()
+    assert f"Subject: {first['subject']}" in text and text.endswith(first["messageText"])
+    assert not tools.execute(
+        "GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", {"message_id": first["messageId"], "format": "html"}
+    )["successful"]
 
 
 def test_trash_hides_a_message_from_the_inbox_but_not_from_in_trash(tools: SandboxToolset) -> None:

@@ -6,10 +6,10 @@ scenario adds its own checks in its folder (see `evals.grade.registry.load_scena
 this list is only what every scenario may use.
 """
 
-from evals.grade.checks import config_files, mail, manifests, notion, python, repo
+from evals.grade.checks import config_files, mail, manifests, notion, python, repo, world
 from evals.grade.registry import Registry
 
-MODULES = (config_files, mail, manifests, notion, python, repo)
+MODULES = (config_files, mail, manifests, notion, python, repo, world)
 VOCABULARY = Registry.of_modules(MODULES)
 
 __all__ = ["MODULES", "VOCABULARY"]

@@ -152,6 +152,71 @@ def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckR
     return CheckResult(False, f"no mail to {address} mentions {', '.join(best)}", sent[-1].body[:400])
 
 
+# A value named only to be set aside: "not 3Gi", "instead of 30 s", "from 3Gi to 4Gi", "ignore the 3Gi",
+# "the first mail said 3Gi", or after it: "3Gi was wrong", "3Gi → 4Gi", "3Gi in the first mail was
+# superseded". Looked for next to the value, not anywhere in its sentence: "4Gi, not 3Gi" asserts 4Gi
+# and sets 3Gi aside; "from 3Gi to 4Gi" and "3Gi → 4Gi" assert the value after "to" or the arrow.
+SET_ASIDE_BEFORE = re.compile(
+    r"(?:\bnot|n't|\bno longer|\binstead of|\brather than|\bfrom|\breplac\w*|\bignore|\bdisregard|"
+    r"\bsuperseded?|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|\bfirst|\binitial(?:ly)?|\bwas|"
+    r"\bwere|\bdrop(?:ped)?|\bretract\w*|\bscratch|\bsaid|\bmentioned|\bwrote|\bsuggested|\bproposed|"
+    r"\basked for)\W+(?:\w+\W+){0,3}$",
+    re.IGNORECASE,
+)
+TARGET_BEFORE = re.compile(r"(?:\bto|→|->|=>)\s*$", re.IGNORECASE)
+SET_ASIDE_AFTER = re.compile(
+    r"^\W*(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
+    r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b|\b(?:superseded|replaced|"
+    r"retracted|withdrawn|dropped|corrected)\b)",
+    re.IGNORECASE,
+)
+
+
+def set_aside(text: str, start: int, end: int) -> bool:
+    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*)."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, 0)
+    before, after = text[line_start:start], text[end : end + 60].split("\n")[0].split(". ")[0]
+    if TARGET_BEFORE.search(before):
+        return False
+    return bool(SET_ASIDE_BEFORE.search(before) or SET_ASIDE_AFTER.search(after))
+
+
+def assertions(text: str, pattern: str) -> tuple[int, int]:
+    """(occurrences asserted, occurrences set aside) of the regex `pattern` in `text`."""
+    asserted = aside = 0
+    for match in re.finditer(pattern, text, re.IGNORECASE):
+        if set_aside(text, match.start(), match.end()):
+            aside += 1
+        else:
+            asserted += 1
+    return asserted, aside
+
+
+@check("asserts_value")
+def asserts_value(
+    ctx: GradeContext, persona: str, value: str, stale: list[str] | None = None, email: str | None = None
+) -> CheckResult:
+    """A mail to the persona (in the thread of `email`, when given) asserts `value` as the answer and
+    asserts none of the `stale` values: naming a stale value as superseded ("not 3Gi", "3Gi was wrong")
+    is fine, giving it as current is not. Patterns are case-insensitive regexes; the reply is read the
+    way a reader would, value by value, not as a bag of words."""
+    address, sent = in_thread(ctx, persona, email) if email else to_persona(ctx, persona)
+    if not sent:
+        return CheckResult(False, f"no mail to {address}" + (f" in the thread of {email}" if email else ""))
+    notes = []
+    for message in sent:
+        current, _ = assertions(message.body, value)
+        asserted_stale = [s for s in stale or [] if assertions(message.body, s)[0]]
+        if current and not asserted_stale:
+            aside = " and sets the stale value aside" if stale else ""
+            return CheckResult(True, f"mail to {address} gives {value}{aside}")
+        if asserted_stale:
+            notes.append(f"gives the stale {', '.join(asserted_stale)} as current")
+        if not current:
+            notes.append(f"does not give {value} as the answer")
+    return CheckResult(False, f"mail to {address} " + "; ".join(dict.fromkeys(notes)), sent[-1].body[:400])
+
+
 @check("links_notion_page")
 def links_notion_page(ctx: GradeContext, persona: str, page: str) -> CheckResult:
     """A mail to the persona links the Notion page (its URL or id)."""

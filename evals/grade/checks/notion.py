@@ -1,10 +1,14 @@
 """Checks on Notion by block key, type and position: a field changed in place is not text appended below.
 
 The seed's published runs lost points exactly here: the agent appended "Status: RESOLVED" at the
-bottom while the Status field still read OPEN. So a field is read from its keyed seed block, a table
-row by its row key, a section is the blocks between its heading and the next heading, and rows that
-must stay untouched are compared cell by cell with the seeded world. What the agent wrote is only
+bottom while the Status field still read OPEN. So a field is read from its keyed seed block, a row
+by its row key, a section is the blocks between its heading and the next heading, and rows that
+must stay untouched are compared value by value with the seeded world. What the agent wrote is only
 the blocks it created and the seeded blocks it edited.
+
+A board, register or tracker is a Notion database: its rows are pages and a row's "cell" is its
+property value (a ticket moved to Done is the row whose Status property reads Done). A simple table
+is read the same way, row by row key and column by name, so each check below takes either.
 """
 
 from __future__ import annotations
@@ -20,6 +24,20 @@ if TYPE_CHECKING:  # annotations only: grading is not imported by post-run comma
     from evals.world.outcome import Block, Outcome, PageSnapshot
 
 HEADINGS = {"heading_1", "heading_2", "heading_3"}
+
+
+def is_grid(block: Block) -> bool:
+    """A table or a database: a block whose children are rows (evals.world.outcome.GRIDS)."""
+    from evals.world.outcome import GRIDS  # at call time: post-run commands load checks, not outcomes
+
+    return block.type in GRIDS
+
+
+def is_row(block: Block) -> bool:
+    """A table's row or a database's (evals.world.outcome.ROWS)."""
+    from evals.world.outcome import ROWS
+
+    return block.type in ROWS
 
 
 def page_of(outcome: Outcome, key: str) -> PageSnapshot:
@@ -44,11 +62,11 @@ def block_text(block: Block) -> str:
 
 def agent_text(page: PageSnapshot) -> str:
     """Everything the agent wrote on a page: new blocks and edited seed blocks, in page order (a
-    table's rows, not the table block, which holds no text of its own)."""
+    table's or database's rows, not the table or database itself)."""
     return "\n".join(
         block_text(b)
         for b in blocks_of(page)
-        if not b.archived and (b.created_by == "agent" or b.edited) and b.type != "table"
+        if not b.archived and (b.created_by == "agent" or b.edited) and not is_grid(b)
     )
 
 
@@ -69,7 +87,7 @@ def section(page: PageSnapshot, heading: str) -> list[Block]:
 
 def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | None:
     for block in blocks_of(page):
-        if block.type == "table":
+        if is_grid(block):
             row = block.row(row_key)
             if row is not None:
                 return block, row
@@ -78,7 +96,8 @@ def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | N
 
 @check("table_cell_starts_with")
 def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, equals: str) -> CheckResult:
-    """The seeded table row `row` now starts with `equals` in `column` (case-insensitive, same row)."""
+    """The seeded row `row` (of a database or a table) now starts with `equals` in `column` (its
+    property, case-insensitive, in that row)."""
     snap = page_of(ctx.outcome, page)
     found = _table_with_row(snap, row)
     if found is None:
@@ -127,7 +146,7 @@ def agent_text_contains(
 
 def _agent_appended(page: PageSnapshot, pattern: re.Pattern[str]) -> bool:
     return any(
-        b.created_by == "agent" and not b.archived and b.type != "table_row" and pattern.search(b.text)
+        b.created_by == "agent" and not b.archived and not is_row(b) and pattern.search(b.text)
         for b in blocks_of(page)
     )
 

@@ -1,4 +1,4 @@
-"""Checks on the agent's Python: read with `ast` (never regex on source) or run in a subprocess.
+"""Checks on the agent's Python: read with `ast` (never regex on source) or run in the sandbox.
 
 Each check names what must be true of the program, not of its spelling: quote style, spacing, a type
 annotation, `os.getenv` or `os.environ.get`, a module constant or a literal, `.clear()` or not
@@ -11,13 +11,9 @@ from __future__ import annotations
 
 import ast
 import math
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
+from evals.core.jsonio import sha256_text
 from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
 from evals.grade.checks.python_ast import (
     accumulated_attrs,
@@ -32,8 +28,7 @@ from evals.grade.checks.python_ast import (
 from evals.grade.checks.python_values import assigned_value as assigned_value
 from evals.grade.checks.python_values import keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
-
-PROBE_TIMEOUT_S = 60
+from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
 Verdict = tuple[bool, str]
 
@@ -241,31 +236,11 @@ def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) ->
     return out
 
 
-def run_pytest(files: dict[str, str], targets: list[str]) -> tuple[int, str]:
-    """Write a tree to a temp folder and run pytest on `targets` there, isolated from this project."""
-    with tempfile.TemporaryDirectory(prefix="evals-probe-") as tmp:
-        root = Path(tmp)
-        for path, content in files.items():
-            dest = root / path
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(content, encoding="utf-8")
-        env = {
-            k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "ANTHROPIC", "GITHUB_TOKEN"))
-        }
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-        try:
-            proc = subprocess.run(
-                [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", tmp, *targets],
-                cwd=tmp,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=PROBE_TIMEOUT_S,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return -1, f"timed out after {PROBE_TIMEOUT_S}s"
-        return proc.returncode, (proc.stdout + proc.stderr)[-1500:]
+def _claim(run: PytestRun) -> str:
+    """A sandboxed pytest run as evidence: what it reported, marked as the tested code's own claim."""
+    counts = "no test report" if run.tests is None else f"{run.tests} test(s), {run.failed} failed or errored"
+    claim = f"pytest exit {run.exit_code}, {counts} (the tested code's claim, sandbox {run.mode})"
+    return f"{claim}\n{run.output}"
 
 
 @check("regression_test_fails_on_seed")
@@ -281,18 +256,68 @@ def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: floa
         if not targets:
             notes.append(f"{label}: no test under {tests_dir}/ uses {value}")
             continue
-        code, output = run_pytest(files, targets)
-        if code != 0:
-            notes.append(f"{label}: {', '.join(targets)} fails on the agent's code")
-            return CheckResult(False, "; ".join(notes), output)
+        run = run_pytest(files, targets, seed_files)
+        if not run.passed:
+            why = "ended without a test report" if run.tests is None else "fails on the agent's code"
+            notes.append(f"{label}: {', '.join(targets)} {why}")
+            return CheckResult(False, "; ".join(notes), _claim(run))
         on_seed = {**seed_files, **{t: files[t] for t in targets}}
-        code, output = run_pytest(on_seed, targets)
-        if code == 0:
-            notes.append(
-                f"{label}: {', '.join(targets)} also passes on the unfixed code, so it tests nothing"
-            )
+        seeded = run_pytest(on_seed, targets, seed_files)
+        if not seeded.failed_some:
+            why = "ended without a test report" if seeded.tests is None else "also passes"
+            notes.append(f"{label}: {', '.join(targets)} {why} on the unfixed code, so it tests nothing")
             continue
-        return CheckResult(
-            True, f"{label}: {', '.join(targets)} passes on the fix and fails on the seeded code"
-        )
+        shown = ", ".join(targets)
+        return CheckResult(True, f"{label}: {shown} passes on the fix and fails on the seeded code")
     return CheckResult(False, "; ".join(notes) or "the agent opened no pull request and pushed nothing")
+
+
+def seeded_tests(seed_files: dict[str, str], tests_dir: str) -> list[str]:
+    """The repository's own test files: every test module the seed ships under `tests_dir`."""
+    prefix = tests_dir.rstrip("/") + "/"
+    names = [p for p in seed_files if p.startswith(prefix) and p.endswith(".py")]
+    return sorted(p for p in names if p.rsplit("/", 1)[-1].startswith("test_"))
+
+
+_SEED_RUNS: dict[str, PytestRun] = {}
+
+
+def _seed_run(seed_files: dict[str, str], targets: list[str]) -> PytestRun:
+    """The seeded tests on the seeded code, once per seeded tree (every trial of a scenario shares it)."""
+    key = sha256_text("\0".join(f"{p}\0{seed_files[p]}" for p in sorted(seed_files)))
+    if key not in _SEED_RUNS:
+        _SEED_RUNS[key] = run_pytest(seed_files, targets, seed_files)
+    return _SEED_RUNS[key]
+
+
+@check("repo_tests_pass")
+def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
+    """The repository's own tests, as seeded, still pass at every head the agent produced (pass-to-pass).
+
+    Each head's code is tested with the seed's test files put back: an agent that edits a failing test
+    to pass, or deletes it, does not get to grade itself. Tests the agent added are its own and are
+    checked elsewhere (a fail-to-pass test). A head that breaks a seeded test loses the point, and the
+    reason names it. The seeded tests must pass on the seeded code; if they do not, the scenario is
+    broken, and the check says so rather than blaming the agent.
+    """
+    seed_files = ctx.seeded.repos[0].main_files
+    targets = seeded_tests(seed_files, tests_dir)
+    if not targets:
+        return CheckResult(False, f"the seeded repository has no tests under {tests_dir}/ (a scenario bug)")
+    baseline = _seed_run(seed_files, targets)
+    if not baseline.passed:
+        return CheckResult(
+            False, "the repository's own tests fail on the seeded code (a scenario bug)", _claim(baseline)
+        )
+    produced = heads(ctx.outcome)
+    if not produced:
+        return CheckResult(False, "the agent opened no pull request and pushed nothing")
+    for label, files in produced:
+        restored = {**files, **{t: seed_files[t] for t in targets}}
+        run = run_pytest(restored, targets, seed_files)
+        if not run.passed:
+            return CheckResult(
+                False, f"{label}: the repository's own tests fail ({', '.join(targets)})", _claim(run)
+            )
+    shown = ", ".join(label for label, _ in produced)
+    return CheckResult(True, f"the repository's own tests pass at {shown} ({len(targets)} file(s))")

@@ -1,59 +1,72 @@
-"""Write one head's tree to a temp folder and run a probe script on it in an isolated subprocess.
+"""Run a probe on one head's tree in the sandbox, step by step, and measure it from outside.
 
-The caller (a scenario's own check) names the script and the folders of stub packages that stand in
-for services the code would reach (e.g. a stub `redis`); both usually live in the scenario's folder.
-`-I -S` keep the user's site, PYTHONPATH and every installed package out: the code sees the
-standard library, the stub folders (first on the path) and its own tree, so no package the grader
-happens to have installed decides a grade (skipping `site` also saves a third of a bare
-interpreter's start-up, paid once per distinct tree). A timeout turns a hang into a result. A probe
-that crashes or times out is reported as such, so the criterion fails with the error as its
-evidence instead of failing the whole grade.
+The caller (a scenario's own check) names the probe module (a script in its folder), the steps to
+call in it, and the folders of stub packages that stand in for services the code would reach (e.g.
+a stub `redis`). The tree's Python files are copied into a sandbox (evals/grade/sandbox/), where a
+worker imports the probe module and calls each step with the spec; the grader reads the sandbox's
+memory and descriptors from /proc after each step (`ProbeResult.usage`). `-I -S` keep the user's
+site, PYTHONPATH and every installed package out: the code sees the standard library, the stub
+folders and its own tree, so no package the grader happens to have installed decides a grade.
 
-Results are kept in a small process-wide cache keyed by the content of everything the subprocess
-sees (the tree's Python files, the script, the stub folders, the spec): replayed trials produce
-identical trees, so only the first trial pays for the subprocess. A timeout is not kept, since it
-may say more about the machine's load than about the code.
+What a step returns is the probe's in-process reading, which the measured code shares a process
+with: it arrives on a private channel, one reply per step, each echoing a fresh random token, and
+the sandbox is killed after the last step, so printing a clean-looking result or an `atexit` hook
+tells the grader nothing. A check should still gate on the outside readings wherever the question
+allows (descriptors opened, memory held), and read a step's value as the code's own account.
+
+A probe that crashes, dies, times out or puts anything else on the channel is reported as such, so
+the criterion fails with the error as its evidence instead of failing the whole grade.
+
+Results are kept in a small process-wide cache keyed by the content of everything the sandbox sees
+(the tree's Python files, the probe, the stub folders, the spec and steps) and the sandbox mode:
+replayed trials produce identical trees, so only the first trial pays for the sandbox. A timeout is
+not kept, since it may say more about the machine's load than about the code.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from evals.core.jsonio import digest, sha256_text
+from evals.grade.sandbox.launch import chosen_mode
+from evals.grade.sandbox.measure import MeasurementDenied
+from evals.grade.sandbox.rpc import CallRaised, ChannelError, Worker
+from evals.world.sandbox.tools.paths import UnsafePath, checked_path
 
 TIMEOUT_S = 20.0
 CACHED_RESULTS = 32
 TIMED_OUT = "probe timed out after"
+LAUNCHED = "launched"  # the outside reading taken before the first step
 
 
 @dataclass(frozen=True)
 class ProbeResult:
     ok: bool
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)  # each step's value, by step
     error: str = ""
+    # the grader's reading after each step; empty where the system has no /proc (not Linux)
+    usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    mode: str = ""
 
 
-def code_files(files: dict[str, str], root: Path) -> dict[Path, str]:
-    """The tree's Python files under `root` (other files are not needed to import code; a path
-    escaping the tree is not the agent's code to run)."""
-    out: dict[Path, str] = {}
+def code_files(files: dict[str, str]) -> dict[str, str]:
+    """The tree's Python files (other files are not needed to import code); a path that is not a
+    plain relative path is not the agent's code to run."""
+    out = {}
     for path, content in files.items():
         if not path.endswith(".py"):
             continue
-        dest = (root / path).resolve()
-        if root.resolve() in dest.parents:
-            out[dest] = content
+        try:
+            out[checked_path(path)] = content
+        except UnsafePath:
+            continue
     return out
 
 
@@ -69,25 +82,28 @@ def _folder_digest(folder: Path) -> str:
 
 @dataclass(frozen=True, eq=False)
 class ProbeRequest:
-    """Run `script` (`python -I -S script SPEC_JSON`) on the Python files of `files`, with `stubs` first
-    on `sys.path`; `spec` (plus the path) is the script's JSON argument."""
+    """Call `steps` of the probe module `script` (each as `step(spec)`) on the Python files of `files`,
+    with the script's folder and `stubs` first on `sys.path`."""
 
     files: dict[str, str]
     script: Path
     spec: dict[str, Any]
+    steps: Sequence[str]
     stubs: Sequence[Path] = ()
     timeout: float = TIMEOUT_S
 
     @cached_property
     def key(self) -> str:
-        """Digest of everything the subprocess sees: equal keys give equal results."""
+        """Digest of everything the sandbox sees, and how it is confined: equal keys, equal results."""
         return digest(
             {
                 "tree": {p: self.files[p] for p in sorted(self.files) if p.endswith(".py")},
                 "script": [str(self.script), sha256_text(self.script.read_text(encoding="utf-8"))],
                 "stubs": [[str(s), _folder_digest(s)] for s in self.stubs],
                 "spec": self.spec,
+                "steps": list(self.steps),
                 "timeout": self.timeout,
+                "mode": chosen_mode(),
             }
         )
 
@@ -140,34 +156,31 @@ class ProbeCache:
 RESULTS = ProbeCache()
 
 
+def measure(worker: Worker, step: str, usage: dict[str, dict[str, int]]) -> None:
+    """The grader's reading after `step`, kept under its name (none where there is no /proc)."""
+    reading = worker.measure()
+    if reading is not None:
+        usage[step] = asdict(reading)
+
+
 def run_probe(request: ProbeRequest) -> ProbeResult:
-    """Run the probe in a fresh temp tree, uncached."""
-    with tempfile.TemporaryDirectory(prefix="evals-probe-") as tmp:
-        root = Path(tmp)
-        for dest, content in code_files(request.files, root).items():
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_text(content, encoding="utf-8")
-        payload = json.dumps({**request.spec, "path": [*map(str, request.stubs), str(root)]})
+    """Run the probe's steps in a fresh sandbox, uncached."""
+    module = request.script.stem
+    paths = [request.script.resolve().parent, *(s.resolve() for s in request.stubs)]
+    with Worker(code_files(request.files), paths, timeout=request.timeout) as worker:
+        data: dict[str, Any] = {}
+        usage: dict[str, dict[str, int]] = {}
         try:
-            proc = subprocess.run(
-                [sys.executable, "-I", "-S", "-B", str(request.script), payload],
-                cwd=root,
-                env={"PYTHONHASHSEED": "0", "PATH": "/usr/bin:/bin"},
-                capture_output=True,
-                text=True,
-                timeout=request.timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return ProbeResult(False, error=f"{TIMED_OUT} {request.timeout:g}s")
-    lines = [line for line in proc.stdout.splitlines() if line.strip()]
-    try:
-        result = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        result = None
-    if not isinstance(result, dict):
-        tail = (proc.stderr or proc.stdout)[-600:]
-        return ProbeResult(False, error=f"probe exited {proc.returncode} without a result: {tail}")
-    if not result.get("ok"):
-        return ProbeResult(False, error=str(result.get("error", "probe failed")))
-    return ProbeResult(True, data=result)
+            measure(worker, LAUNCHED, usage)
+            for step in request.steps:
+                data[step] = worker.call(module, step, request.spec)
+                measure(worker, step, usage)
+        except CallRaised as exc:
+            return ProbeResult(False, error=str(exc), mode=worker.mode)
+        except ChannelError as exc:
+            if exc.timed_out:
+                return ProbeResult(False, error=f"{TIMED_OUT} {request.timeout:g}s", mode=worker.mode)
+            return ProbeResult(False, error=f"probe failed: {exc}", mode=worker.mode)
+        except MeasurementDenied as exc:
+            return ProbeResult(False, error=f"probe not measurable: {exc}", mode=worker.mode)
+    return ProbeResult(True, data=data, usage=usage, mode=worker.mode)

@@ -22,21 +22,41 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.redact import redact
+from evals.gate.summary import Summary
+from evals.records.model import TrialRecord
+from evals.records.rundir import RunDir
+from evals.report.viewer import static
 from evals.report.viewer.data import run_view
 from evals.report.viewer.pack import pack, unpack
 
-PAGE = "viewer.html"
+_STATIC_SLOT = "<!--__STATIC__-->"
 _PLAIN_SLOT = "/*__RUN_DATA__*/"
 _PACKED_SLOT = "__RUN_PACKED__"
+_SCRIPT_SLOT = "/*__SCRIPT__*/"
 _BLOCK = r'<script type="{type}" id="{id}"[^>]*>(.*?)</script>'
 
 
+def _asset(name: str) -> str:
+    return resources.files("evals.report.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
 def render_page(data: dict[str, Any]) -> str:
-    """The page with `data` inlined (see `evals.report.viewer.pack`)."""
-    plain, packed = pack(redact(data))
-    template = resources.files("evals.report.viewer").joinpath("page.html").read_text(encoding="utf-8")
-    head, tail = template.split(_PLAIN_SLOT, 1)
-    return head + plain + tail.replace(_PACKED_SLOT, packed, 1)
+    """The page with `data` inlined (see `evals.report.viewer.pack`) and drawn as static HTML for a
+    browser without JavaScript (`evals.report.viewer.static`). The template is cut at its slots
+    before anything is put in, so no text in the data can be taken for a slot."""
+    data = redact(data)
+    plain, packed = pack(data)
+    fills = [
+        (_STATIC_SLOT, static.render(data)),
+        (_PLAIN_SLOT, plain),
+        (_PACKED_SLOT, packed),
+        (_SCRIPT_SLOT, _asset("page.js")),
+    ]
+    rest, out = _asset("page.html"), []
+    for slot, content in fills:
+        before, rest = rest.split(slot, 1)
+        out += [before, content]
+    return "".join([*out, rest])
 
 
 def read_page(page: str) -> dict[str, Any]:
@@ -46,8 +66,9 @@ def read_page(page: str) -> dict[str, Any]:
     return unpack(plain, packed)
 
 
-def write_viewer(run_dir: Path) -> Path:
-    """Write viewer.html into the run directory and return its path."""
-    out = run_dir / PAGE
-    out.write_text(render_page(run_view(run_dir)), encoding="utf-8")
-    return out
+def write_viewer(
+    run_dir: Path, summary: Summary | None = None, records: list[TrialRecord] | None = None
+) -> Path:
+    """Write viewer.html into the run directory (through `RunDir`, its one writer) and return its
+    path. `summary` and `records`, when the caller has them in hand, are not read again."""
+    return RunDir(run_dir).write_viewer(render_page(run_view(run_dir, summary, records)))

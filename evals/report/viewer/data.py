@@ -1,105 +1,42 @@
 """What the viewer shows, read from a run directory through the typed records.
 
 run.json, results.jsonl and the per-trial transcript, outcome and grade through `RunDir`, and
-summary.json through `read_summary_if_any`. The result is plain JSON, inlined into one HTML page
-(`evals.report.viewer.pack`); the task list is grouped by tier (`evals.report.viewer.tiers`), Notion
-changes are read against the seeded state (`evals.report.viewer.notion`).
+summary.json through `read_summary_if_any` (or the summary and records a command has in hand). The
+result is plain JSON, inlined into one HTML page (`evals.report.viewer.pack`) and drawn without
+JavaScript too (`evals.report.viewer.static`). Each part has its module: the timeline of a transcript
+(`timeline`, its calls drawn by kind in `results/`), the summary's criteria in rubric order
+(`criteria`), tasks by tier (`tiers`), Notion changes against the seeded state (`notion`), a failing
+trial beside a passing one (`divergence`).
 
-Bounded so any 100-trial run fits one page: long strings are cut (`MAX_STRING`), a large tool result
-is shown as its first `MAX_VALUE` characters (the whole is in the trial's transcript.json), files as
-the PR's diff rather than whole trees, and Notion pages only by what the agent changed.
+Bounded so any 100-trial run fits one page: long strings are cut (`MAX_STRING`), files as the PR's
+diff rather than whole trees, Notion pages only by what the agent changed.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel
+import orjson
+from pydantic import BaseModel, TypeAdapter
 
-from evals.agents.base import ToolCall, Transcript
 from evals.core.errors import BadInputError
 from evals.gate.summary import Summary, read_summary_if_any
-from evals.grade.result import TrialGrade
+from evals.grade.result import PartGrade, TrialGrade
 from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir, TrialFile
+from evals.report.viewer.criteria import summary_view
+from evals.report.viewer.divergence import Side, divergence
 from evals.report.viewer.notion import pages_view
 from evals.report.viewer.tiers import tier_groups
-from evals.world.outcome import Outcome
+from evals.report.viewer.timeline import MAX_STRING, clip, prompts_view, timeline
+
+if TYPE_CHECKING:
+    from evals.agents.base import Transcript
+    from evals.world.outcome import Outcome
 
 M = TypeVar("M", bound=BaseModel)
-MAX_STRING = 2_000
-MAX_VALUE = 20_000
 MAX_DIFF = 20_000
-
-
-def clip(value: Any, limit: int = MAX_STRING) -> Any:
-    """A JSON value with every string cut to `limit` characters (saying how much was cut)."""
-    if isinstance(value, str):
-        return value if len(value) <= limit else f"{value[:limit]}… [{len(value) - limit} more characters]"
-    if isinstance(value, list):
-        return [clip(v, limit) for v in value]
-    if isinstance(value, dict):
-        return {str(k): clip(v, limit) for k, v in value.items()}
-    return value
-
-
-def bounded(value: Any, where: str) -> Any:
-    """A tool call's arguments or result, shown whole when small; a large one as the first
-    `MAX_VALUE` characters of its indented JSON, saying where the rest is."""
-    value = clip(value)
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    if len(text) <= MAX_VALUE:
-        return value
-    return f"{text[:MAX_VALUE]}\n… [{len(text) - MAX_VALUE} more characters in {where}]"
-
-
-def _tool_entry(
-    call: ToolCall | None, name: str, args: Any, where: str = "transcript.json"
-) -> dict[str, Any]:
-    if call is None:  # the model asked for a tool the harness did not run (not on the allow-list)
-        return {
-            "kind": "tool",
-            "tool": name,
-            "args": bounded(args, where),
-            "ok": False,
-            "result": None,
-            "index": None,
-        }
-    return {
-        "kind": "tool",
-        "index": call.index,
-        "tool": call.tool,
-        "args": bounded(call.args, where),
-        "result": bounded(call.result, where),
-        "ok": bool(call.result.get("successful", True)) and not call.result.get("error"),
-        "latency_s": round(call.latency_s, 4),
-    }
-
-
-def timeline(transcript: Transcript) -> list[dict[str, Any]]:
-    """Model turns and tool calls in order. A model agent's messages give the turns (text, then the
-    tool calls it asked for, matched in order to the calls the harness recorded); an agent without
-    messages (a replay, a custom agent) has its tool calls and final text."""
-    calls = list(transcript.tool_calls)
-    entries: list[dict[str, Any]] = []
-    turn = 0
-    for message in transcript.messages:
-        if message.get("role") != "assistant" or not isinstance(message.get("content"), list):
-            continue
-        turn += 1
-        for block in message["content"]:
-            if block.get("type") == "text" and block.get("text", "").strip():
-                entries.append({"kind": "model", "turn": turn, "text": clip(block["text"], 8_000)})
-            elif block.get("type") == "tool_use":
-                name = str(block.get("name", ""))
-                call = calls.pop(0) if calls and calls[0].tool == name else None
-                entries.append({**_tool_entry(call, name, block.get("input") or {}), "turn": turn})
-    entries += [_tool_entry(call, call.tool, call.args) for call in calls]
-    if not transcript.messages and transcript.final_text:
-        entries.append({"kind": "model", "turn": None, "text": clip(transcript.final_text, 8_000)})
-    return entries
 
 
 def outcome_view(outcome: Outcome) -> dict[str, Any]:
@@ -139,56 +76,111 @@ def _read(rd: RunDir, record: TrialRecord, kind: TrialFile, model: type[M]) -> M
         return None
 
 
-def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
-    transcript = _read(rd, record, "transcript", Transcript)
-    outcome = _read(rd, record, "outcome", Outcome)
+_PARTS = TypeAdapter(list[PartGrade])
+
+
+def _cut(holder: dict[str, Any], key: str) -> None:
+    value = holder.get(key)
+    if isinstance(value, str) and len(value) > MAX_STRING:
+        holder[key] = f"{value[:MAX_STRING]}… [{len(value) - MAX_STRING} more characters in grade.json]"
+
+
+def parts_view(grade: TrialGrade) -> list[dict[str, Any]]:
+    """A trial's rubric parts as JSON (pydantic writes it, orjson reads it back: a 100-trial run has
+    thousands of parts), the texts a part can carry at length cut to `MAX_STRING` characters."""
+    parts: list[dict[str, Any]] = orjson.loads(_PARTS.dump_json(grade.parts))
+    for part in parts:
+        _cut(part, "reason")
+        _cut(part, "evidence_excerpt")
+        if isinstance(part.get("judge"), dict):
+            _cut(part["judge"], "critique")
+        for check in part.get("checks") or []:
+            _cut(check, "detail")
+            _cut(check, "evidence")
+    return parts
+
+
+def status_label(status: str, graded: bool, passed: bool | None) -> str:
+    """What became of a trial, in a reader's words: errored (infrastructure: not scored), not
+    graded, failed (its total under the pass threshold), passed, or undecided (unscored parts could
+    flip it either way)."""
+    if status != "ok":
+        return "errored"
+    if not graded:
+        return "not graded"
+    return {True: "passed", False: "failed"}.get(passed, "undecided")  # type: ignore[arg-type]
+
+
+def _files(rd: RunDir, record: TrialRecord) -> tuple[Transcript | None, Outcome | None]:
+    """The trial's transcript and outcome, when it has them. Their models are imported only then:
+    a run of records alone (a merged shard's, the speed bench's) never pays for building them."""
+    where = (record.scenario, record.trial)
+    if not rd.trial_file(*where, "transcript").is_file() and not rd.trial_file(*where, "outcome").is_file():
+        return None, None
+    from evals.agents.base import Transcript
+    from evals.world.outcome import Outcome
+
+    return _read(rd, record, "transcript", Transcript), _read(rd, record, "outcome", Outcome)
+
+
+def _trial(rd: RunDir, record: TrialRecord) -> tuple[dict[str, Any], Side]:
+    """The trial's view, and what the divergence view compares of it."""
+    transcript, outcome = _files(rd, record)
     grade = record.grade or _read(rd, record, "grade", TrialGrade)
-    return {
+    entries = timeline(transcript) if transcript else []
+    parts = parts_view(grade) if grade else []
+    view = {
         "scenario": record.scenario,
         "trial": record.trial,
-        "status": record.status,
+        "status": status_label(record.status, grade is not None, grade.passed if grade else None),
         "error": record.error or (transcript.error if transcript else None),
         "total": grade.total if grade else None,
         "max": grade.max_scored if grade else None,
         "passed": grade.passed if grade else None,
+        "agent": record.agent,
         "metrics": record.metrics.model_dump(mode="json"),
         "termination": transcript.termination if transcript else None,
-        "parts": [clip(p.model_dump(mode="json")) for p in grade.parts] if grade else [],
+        "prompts": prompts_view(transcript) if transcript else None,
+        "parts": parts,
         "failed": [p.id for p in grade.parts if p.status == "failed"] if grade else [],
-        "timeline": timeline(transcript) if transcript else [],
+        "timeline": entries,
         "outcome": outcome_view(outcome) if outcome else None,
     }
+    names = [n for r in (outcome.repos if outcome else []) for n in (r.full_name, r.full_name.split("/")[-1])]
+    side = Side(
+        trial=record.trial,
+        passed=grade.passed if grade and record.status == "ok" else None,
+        calls=list(transcript.tool_calls) if transcript else [],
+        names=sorted(set(names), key=len, reverse=True),
+        parts=parts,
+        entries=[n for n, e in enumerate(entries) if e["kind"] == "tool" and e["index"] is not None],
+    )
+    return view, side
 
 
-def run_view(run_dir: Path) -> dict[str, Any]:
-    """Everything the page shows, as one JSON object."""
+def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
+    return _trial(rd, record)[0]
+
+
+def run_view(
+    run_dir: Path, summary: Summary | None = None, records: list[TrialRecord] | None = None
+) -> dict[str, Any]:
+    """Everything the page shows, as one JSON object. `summary` and `records` are read from the run
+    directory unless given (`run`, `compare` and `grade` have them in hand)."""
     rd = RunDir(run_dir)
     meta = rd.read_meta()
-    records = rd.read_records()
-    summary = read_summary_if_any(rd)
-    trials = [trial_view(rd, r) for r in records]
+    records = rd.read_records() if records is None else records
+    summary = read_summary_if_any(rd) if summary is None else summary
+    read = [_trial(rd, r) for r in records]
+    trials = [view for view, _ in read]
+    groups = tier_groups(summary, meta.scenarios, [t["scenario"] for t in trials])
+    for group in groups:
+        for task in group["tasks"]:
+            task["divergence"] = divergence([read[i][1] for i in task["trials"]])
     return {
         "run": run_dir.name,
         "meta": meta.dump(),
-        "summary": _summary_view(summary) if summary else None,
-        "groups": tier_groups(summary, meta.scenarios, [t["scenario"] for t in trials]),
+        "summary": summary_view(summary, trials) if summary else None,
+        "groups": groups,
         "trials": trials,
     }
-
-
-def _summary_view(summary: Summary) -> dict[str, Any]:
-    """The verdict, totals and criteria vs baseline; per-trial parts come from the trials themselves."""
-    titles = {
-        (name if summary.several else "") + ("/" if summary.several else "") + c: v.title
-        for name, agg in summary.scenarios.items()
-        for c, v in agg.criteria.items()
-    }
-    data = summary.model_dump(
-        mode="json", include={"verdict", "reasons", "notices", "total", "gate", "adaptive"}
-    )
-    data["criteria"] = {
-        key: {**item.model_dump(mode="json"), "title": titles.get(key, "")}
-        for key, item in summary.criteria.items()
-    }
-    data["categories"] = {key: item.model_dump(mode="json") for key, item in summary.categories.items()}
-    return data

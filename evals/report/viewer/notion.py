@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evals.world.outcome import Block, Outcome, PageSnapshot
+if TYPE_CHECKING:  # read, never built here: `compare` of a run without outcomes never imports them
+    from evals.world.outcome import Block, Outcome, PageSnapshot
 
 INLINE_MIN_RATIO = 0.4  # below this share of common words, two texts read better as a before/after pair
 CONTEXT = 60  # characters of unchanged text kept on each side of a change
@@ -56,6 +57,8 @@ def inline_diff(before: str, after: str, limit: int) -> list[list[str]] | None:
 
 
 def _columns(table: Block | None) -> list[str]:
+    if table is not None and table.columns is not None:  # a database: its property names
+        return list(table.columns)
     if table is None or not table.children or table.children[0].cells is None:
         return []
     return list(table.children[0].cells)

@@ -24,6 +24,8 @@ def _task(name: str, trials: list[int], summary: Summary | None) -> dict[str, An
         "name": name,
         "trials": trials,
         "k": agg.k,
+        "errored": agg.errored,
+        "threshold": agg.pass_threshold,
         "mean": agg.total.mean,
         "max": agg.max_points,
         "pass_at_1": agg.pass_at_1,

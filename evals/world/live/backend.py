@@ -72,7 +72,7 @@ class LiveEnvironment:
             (config.github_owner, self.name),
             self.translator.to_real,
         )
-        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases, self.seeded.notion.databases)
+        self._toolset = ComposioToolset(b.composio, b.schemas(), aliases)
 
     async def snapshot(self) -> Outcome:
         return await asyncio.to_thread(self._snapshot)

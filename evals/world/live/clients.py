@@ -13,6 +13,8 @@ from notion_client.errors import APIResponseError, RequestTimeoutError
 from evals.core.errors import BadInputError, InfrastructureError
 from evals.world.live.config import GitHubConfig, NotionConfig
 
+NOTION_VERSION = "2025-09-03"  # the Notion API version every request sends (Notion-Version)
+
 
 def github_client(config: GitHubConfig) -> Github:
     kwargs: dict[str, object] = {
@@ -26,9 +28,12 @@ def github_client(config: GitHubConfig) -> Github:
 
 
 def notion_client(config: NotionConfig) -> Client:
+    """notion-client at the pinned Notion API version (databases hold data sources from 2025-09-03:
+    an unpinned client would follow whatever version its release defaults to)."""
     if config.notion_api_url:
-        return Client(auth=config.notion_token, base_url=config.notion_api_url.rstrip("/"))
-    return Client(auth=config.notion_token)
+        url = config.notion_api_url.rstrip("/")
+        return Client(auth=config.notion_token, base_url=url, notion_version=NOTION_VERSION)
+    return Client(auth=config.notion_token, notion_version=NOTION_VERSION)
 
 
 def check_github(gh: Github, owner: str) -> None:

@@ -19,7 +19,11 @@ from evals.core.model import FrozenModel, StrictModel
 
 # Composio toolkit versions the agent's tools are pinned to (override with COMPOSIO_TOOLKIT_VERSIONS).
 # Pinning keeps a toolkit release from silently changing what the agent sees between baseline and PR.
-DEFAULT_TOOLKIT_VERSIONS = {"github": "20260113_00", "gmail": "20260113_00", "notion": "20260113_00"}
+# Each is a version whose documentation exists: Composio's Gmail and Notion toolkit pages at these
+# versions are what the sandbox's parameters are held to (tests/fixtures/composio/docs/). No dated
+# GitHub toolkit page was found; its schemas are the public dump's, taken in January 2026, which
+# 20260113_00 is the contemporary version of (`evals tools check` compares them with a key).
+DEFAULT_TOOLKIT_VERSIONS = {"github": "20260113_00", "gmail": "20260721_00", "notion": "20260915_00"}
 
 
 class PersonaAccount(StrictModel):

@@ -199,21 +199,30 @@ def restore_seeded(api: ComposioApi, config: ComposioConfig, scenario: Scenario)
         if not queue:
             continue
         threads.setdefault(str(message["threadId"]), []).append(queue.pop(0))
-        labels = set(message.get("labelIds") or [])
-        if "TRASH" in labels or not labels.issuperset(SEEDED_LABELS):
-            restored = api.execute(
-                "GMAIL_ADD_LABEL_TO_EMAIL",
-                {
-                    "message_id": message["messageId"],
-                    "add_label_ids": list(SEEDED_LABELS),
-                    "remove_label_ids": ["TRASH"] if "TRASH" in labels else [],
-                },
-            )
-            if not restored["successful"]:
-                raise InfrastructureError(
-                    f"could not restore seeded mail {message['messageId']}: {restored['error']}"
-                )
+        restore(api, message)
     return threads
+
+
+def restore(api: ComposioApi, message: dict[str, Any]) -> None:
+    """Put a seeded email back as seeded: out of the trash with GMAIL_UNTRASH_MESSAGE (Composio's
+    label tools say TRASH is not changed with them), then in the inbox and unread."""
+    labels = set(message.get("labelIds") or [])
+    steps: list[tuple[str, dict[str, Any]]] = []
+    if "TRASH" in labels:
+        steps.append(("GMAIL_UNTRASH_MESSAGE", {"message_id": message["messageId"]}))
+    if not labels.issuperset(SEEDED_LABELS) or "TRASH" in labels:
+        steps.append(
+            (
+                "GMAIL_ADD_LABEL_TO_EMAIL",
+                {"message_id": message["messageId"], "add_label_ids": list(SEEDED_LABELS)},
+            )
+        )
+    for slug, args in steps:
+        done = api.execute(slug, args)
+        if not done["successful"]:
+            raise InfrastructureError(
+                f"could not restore seeded mail {message['messageId']}: {done['error']}"
+            )
 
 
 def reset_sent(api: ComposioApi) -> int:

@@ -6,7 +6,14 @@ the spec), as the sandbox has them, so a search for a breadcrumb finds a page in
 Seeded blocks are mapped to scenario keys by position right after creation (block ids are
 Notion's, not ours), so the snapshot gives graders the same `key`s as the sandbox and tells seeded
 blocks from ones the agent added. Notion indexes new pages for search asynchronously: setup waits
-until search finds every seeded page.
+until search finds every seeded page, reading every page of results.
+
+A board (a scenario `database` block) is made as Notion and the sandbox model it: an inline
+database (`POST /v1/databases`, its schema as the initial data source's properties) at its place
+among the page's blocks, and its rows as pages in that data source; the snapshot reads it back as
+the sandbox does, a `child_database` block whose rows are `page` blocks with their values in
+column order. A page with properties is the one row of a database of its own (a page under a page
+can only have a title), as the sandbox builds it. The API version is pinned (`clients.NOTION_VERSION`).
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from notion_client.errors import APIResponseError
 from evals.core.errors import InfrastructureError
 from evals.scenario.model import BlockSpec, PageSpec, Scenario
 from evals.world.live import polling
-from evals.world.outcome import HEADER_KEY, Block, PageSnapshot
+from evals.world.outcome import DATABASE, HEADER_KEY, ROW, Block, PageSnapshot
 
 MAX_CHILDREN = 100  # Notion's limit per create/append request
 
@@ -76,7 +83,7 @@ def block_body(spec: BlockSpec) -> dict[str, Any]:
 class SeededBlock:
     key: str | None
     block: Block
-    table: str | None = None  # a table row's table
+    table: str | None = None  # a table row's table, or a database row's database
 
 
 @dataclass
@@ -93,9 +100,8 @@ class SeededNotion:
     container_id: str
     pages: list[SeededPage]
     crumbs: dict[tuple[str, ...], str] = field(default_factory=dict)  # breadcrumb -> its page
-    # The one-row databases (and their data sources) made for pages with properties: the harness's
-    # scaffolding, which the sandbox does not have, so the agent's searches do not show them.
-    databases: set[str] = field(default_factory=set)
+    columns: dict[str, list[str]] = field(default_factory=dict)  # a seeded database -> its columns, in order
+    rows: dict[str, str | None] = field(default_factory=dict)  # a seeded row's page id -> its row key
 
 
 def _children(notion: Client, block_id: str) -> list[dict[str, Any]]:
@@ -112,24 +118,105 @@ def _children(notion: Client, block_id: str) -> list[dict[str, Any]]:
             return out
 
 
-def to_block(notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock]) -> Block:
-    """A Notion block object as the sandbox Block graders read; tables read their rows too."""
+def value_text(prop: dict[str, Any]) -> str:
+    """A property value as the text the sandbox stores: rich text as plain text, a select's option
+    name, a URL, a number as %g, a checkbox as true/false; "" for none."""
+    kind = str(prop.get("type", ""))
+    body = prop.get(kind)
+    if kind in ("title", "rich_text"):
+        return plain(body or [])
+    if kind in ("select", "status"):
+        return str(body.get("name", "")) if isinstance(body, dict) else ""
+    if kind == "number":
+        return "" if body is None else f"{float(body):g}"
+    if kind == "checkbox":
+        return "true" if body else "false"
+    return "" if body is None else str(body)
+
+
+def _query(notion: Client, source: str) -> list[dict[str, Any]]:
+    """Every row of a data source (trashed rows are not listed), page by page."""
+    out: list[dict[str, Any]] = []
+    cursor: str | None = None
+    while True:
+        kwargs: dict[str, Any] = {"data_source_id": source, "page_size": MAX_CHILDREN}
+        if cursor:
+            kwargs["start_cursor"] = cursor
+        response = _d(notion.data_sources.query(**kwargs))
+        out.extend(response["results"])
+        cursor = response.get("next_cursor") if response.get("has_more") else None
+        if not cursor:
+            return out
+
+
+def _columns(notion: Client, source: str) -> list[str]:
+    """A data source's property names, the title first (Notion's order of the others is kept)."""
+    properties = _d(notion.data_sources.retrieve(data_source_id=source)).get("properties") or {}
+    titles = [n for n, p in properties.items() if p.get("type") == "title"]
+    return titles + [n for n in properties if n not in titles]
+
+
+def database_block(
+    notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock], seeded: SeededNotion | None
+) -> Block:
+    """A `child_database` block read as the sandbox gives it: its columns, and its rows (every page
+    of its data source) as `page` blocks with their values in column order."""
+    database = _d(notion.databases.retrieve(database_id=raw["id"]))
+    source = str(database["data_sources"][0]["id"])
+    columns = (seeded.columns.get(raw["id"]) if seeded else None) or _columns(notion, source)
+    rows = []
+    for page in _query(notion, source):
+        properties = page.get("properties") or {}
+        cells = [value_text(properties[c]) if c in properties else "" for c in columns]
+        rows.append(
+            Block(
+                id=page["id"],
+                type=ROW,
+                key=seeded.rows.get(page["id"]) if seeded else None,
+                cells=cells,
+                archived=bool(page.get("archived") or page.get("in_trash")),
+                created_by="seed" if seeded and page["id"] in seeded.rows else "agent",
+                last_edited=str(page.get("last_edited_time", "")),
+            )
+        )
+        seed = keys.get(page["id"])
+        if seed is not None:
+            rows[-1].edited = rows[-1].cells != seed.block.cells
+    return Block(
+        id=raw["id"],
+        type=DATABASE,
+        text=plain(database.get("title") or []),
+        columns=columns,
+        children=rows,
+        archived=bool(database.get("in_trash") or database.get("archived")),
+        last_edited=str(raw.get("last_edited_time", "")),
+    )
+
+
+def to_block(
+    notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock], seeded: SeededNotion | None = None
+) -> Block:
+    """A Notion block object as the sandbox Block graders read; tables read their rows too, and a
+    database its rows."""
     kind = str(raw["type"])
     body = raw.get(kind) or {}
     seed = keys.get(raw["id"])
-    block = Block(
-        id=raw["id"],
-        type=kind,
-        text=plain(body.get("rich_text", [])),
-        key=seed.key if seed else None,
-        checked=body.get("checked") if kind == "to_do" else None,
-        cells=[plain(c) for c in body["cells"]] if kind == "table_row" else None,
-        archived=bool(raw.get("archived") or raw.get("in_trash")),
-        created_by="seed" if seed else "agent",
-        last_edited=str(raw.get("last_edited_time", "")),
-    )
-    if kind == "table" or (raw.get("has_children") and kind != "child_page"):
-        block.children = [to_block(notion, child, keys) for child in _children(notion, raw["id"])]
+    if kind == DATABASE:
+        block = database_block(notion, raw, keys, seeded)
+    else:
+        block = Block(
+            id=raw["id"],
+            type=kind,
+            text=plain(body.get("rich_text", [])),
+            checked=body.get("checked") if kind == "to_do" else None,
+            cells=[plain(c) for c in body["cells"]] if kind == "table_row" else None,
+            archived=bool(raw.get("archived") or raw.get("in_trash")),
+            last_edited=str(raw.get("last_edited_time", "")),
+        )
+        if kind == "table" or (raw.get("has_children") and kind != "child_page"):
+            block.children = [to_block(notion, child, keys, seeded) for child in _children(notion, raw["id"])]
+    block.key = seed.key if seed else None
+    block.created_by = "seed" if seed else "agent"
     if seed is not None:
         before = seed.block
         block.edited = (block.text, block.checked, block.cells) != (before.text, before.checked, before.cells)
@@ -137,7 +224,8 @@ def to_block(notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock]) 
 
 
 def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, SeededBlock]:
-    """Pair the blocks read back after creation with the specs they were created from."""
+    """Pair the blocks read back after creation with the specs they were created from (a board's
+    rows are keyed already, by the ids they were created with)."""
     out: dict[str, SeededBlock] = {}
     for block, spec in zip(blocks, specs, strict=True):
         out[block.id] = SeededBlock(spec.key, block.model_copy(deep=True))
@@ -148,10 +236,69 @@ def _keys_by_position(blocks: list[Block], specs: list[BlockSpec]) -> dict[str, 
             row_keys = [HEADER_KEY, *keys]
             for row, key in zip(block.children, row_keys, strict=True):
                 out[row.id] = SeededBlock(key, row.model_copy(deep=True), table=block.id)
+        elif spec.type == "database":
+            for row in block.children:
+                out[row.id] = SeededBlock(row.key, row.model_copy(deep=True), table=block.id)
     return out
 
 
-def _page_parent(notion: Client, container: str, spec: PageSpec, databases: set[str]) -> dict[str, str]:
+def schema(spec: BlockSpec) -> dict[str, Any]:
+    """A board's columns as a data source's properties: a select with its options (the declared
+    ones, then the values its rows use)."""
+    out: dict[str, Any] = {}
+    for position, (name, prop) in enumerate((spec.properties or {}).items()):
+        config: dict[str, Any] = {}
+        if prop.type == "select":
+            used = [r[position] for r in spec.rows or [] if r[position]]
+            names = list(dict.fromkeys([*prop.options, *used]))
+            config = {"options": [{"name": n} for n in names]}
+        out[name] = {prop.type: config}
+    return out
+
+
+def row_properties(spec: BlockSpec, cells: list[str]) -> dict[str, Any]:
+    """One board row's values as the Notion API takes them, by column type."""
+    out: dict[str, Any] = {}
+    for (name, prop), text in zip((spec.properties or {}).items(), cells, strict=True):
+        value: Any
+        if prop.type in ("title", "rich_text"):
+            value = rich_text(text)
+        elif prop.type == "select":
+            value = {"name": text} if text else None
+        elif prop.type == "number":
+            value = float(text) if text else None
+        elif prop.type == "checkbox":
+            value = text.lower() == "true"
+        else:
+            value = text or None
+        out[name] = {prop.type: value}
+    return out
+
+
+def _create_board(notion: Client, page_id: str, spec: BlockSpec, seeded: SeededNotion) -> None:
+    """An inline database at the end of the page so far (where the spec places it), and its rows."""
+    database = _d(
+        notion.databases.create(
+            parent={"type": "page_id", "page_id": page_id},
+            title=rich_text(spec.text),
+            is_inline=True,
+            initial_data_source={"properties": schema(spec)},
+        )
+    )
+    source = str(database["data_sources"][0]["id"])
+    seeded.columns[str(database["id"])] = spec.column_names
+    keys: list[str | None] = [*spec.row_keys] if spec.row_keys else [None] * len(spec.rows or [])
+    for cells, key in zip(spec.rows or [], keys, strict=True):
+        row = _d(
+            notion.pages.create(
+                parent={"type": "data_source_id", "data_source_id": source},
+                properties=row_properties(spec, cells),
+            )
+        )
+        seeded.rows[str(row["id"])] = key
+
+
+def _page_parent(notion: Client, container: str, spec: PageSpec) -> dict[str, str]:
     """A page under a page has only a title; one with properties gets a one-row database of its own
     whose columns are exactly its properties (text), so it reads back as the sandbox page does."""
     if not spec.properties:
@@ -166,7 +313,6 @@ def _page_parent(notion: Client, container: str, spec: PageSpec, databases: set[
         )
     )
     source = str(database["data_sources"][0]["id"])
-    databases.update({str(database["id"]), source})
     return {"type": "data_source_id", "data_source_id": source}
 
 
@@ -179,20 +325,35 @@ def read_properties(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def _create_page(notion: Client, container: str, spec: PageSpec, databases: set[str]) -> SeededPage:
-    bodies = [block_body(b) for b in spec.blocks]
+def _append(notion: Client, page_id: str, bodies: list[dict[str, Any]]) -> None:
+    for start in range(0, len(bodies), MAX_CHILDREN):
+        notion.blocks.children.append(block_id=page_id, children=bodies[start : start + MAX_CHILDREN])
+
+
+def _create_page(notion: Client, container: str, spec: PageSpec, seeded: SeededNotion) -> SeededPage:
+    """The page with its blocks in order: blocks are created with the page or appended, a board is
+    created where it sits (Notion puts a new database at the end of its page), its rows after it."""
+    runs: list[list[BlockSpec]] = [[]]
+    boards: list[BlockSpec] = []
+    for block in spec.blocks:
+        if block.type == "database":
+            boards.append(block)
+            runs.append([])
+        else:
+            runs[-1].append(block)
     properties: dict[str, Any] = {"title": {"title": rich_text(spec.title)}}
     properties.update({name: {"rich_text": rich_text(value)} for name, value in spec.properties.items()})
+    first = [block_body(b) for b in runs[0]]
     page = _d(
         notion.pages.create(
-            parent=_page_parent(notion, container, spec, databases),
-            properties=properties,
-            children=bodies[:MAX_CHILDREN],
+            parent=_page_parent(notion, container, spec), properties=properties, children=first[:MAX_CHILDREN]
         )
     )
-    for start in range(MAX_CHILDREN, len(bodies), MAX_CHILDREN):
-        notion.blocks.children.append(block_id=page["id"], children=bodies[start : start + MAX_CHILDREN])
-    read = [to_block(notion, raw, {}) for raw in _children(notion, page["id"])]
+    _append(notion, page["id"], first[MAX_CHILDREN:])
+    for board, after in zip(boards, runs[1:], strict=True):
+        _create_board(notion, page["id"], board, seeded)
+        _append(notion, page["id"], [block_body(b) for b in after])
+    read = [to_block(notion, raw, {}, seeded) for raw in _children(notion, page["id"])]
     return SeededPage(spec.key, page["id"], spec.title, list(spec.path), _keys_by_position(read, spec.blocks))
 
 
@@ -224,13 +385,23 @@ def seed_pages(notion: Client, seeded: SeededNotion, scenario: Scenario) -> None
     """Every scenario page under its breadcrumb pages inside the container, recorded as each is made."""
     for spec in scenario.pages:
         parent = _crumb(notion, seeded, tuple(spec.path))
-        seeded.pages.append(_create_page(notion, parent, spec, seeded.databases))
+        seeded.pages.append(_create_page(notion, parent, spec, seeded))
 
 
 def _searchable(notion: Client, page: SeededPage) -> bool:
-    found = _d(notion.search(query=page.title, filter={"property": "object", "value": "page"}))
+    """Whether search finds the page by its title, on any page of the results."""
     wanted = page.id.replace("-", "")
-    return any(str(r.get("id", "")).replace("-", "") == wanted for r in found.get("results") or [])
+    cursor: str | None = None
+    while True:
+        kwargs: dict[str, Any] = {"query": page.title, "filter": {"property": "object", "value": "page"}}
+        if cursor:
+            kwargs["start_cursor"] = cursor
+        found = _d(notion.search(**kwargs))
+        if any(str(r.get("id", "")).replace("-", "") == wanted for r in found.get("results") or []):
+            return True
+        cursor = found.get("next_cursor") if found.get("has_more") else None
+        if not cursor:
+            return False
 
 
 def wait_until_searchable(notion: Client, seeded: SeededNotion) -> None:
@@ -250,7 +421,8 @@ def wait_until_searchable(notion: Client, seeded: SeededNotion) -> None:
 
 def _deleted(blocks: list[Block], seeded: dict[str, SeededBlock]) -> list[Block]:
     """Seeded blocks the agent deleted, as archived blocks (as the sandbox keeps them): a deleted
-    table row goes back into its table; other blocks are returned to append to the page."""
+    table row or database row goes back into its table or database; other blocks are returned to
+    append to the page."""
     present = {b.id: b for top in blocks for b in top.walk()}
     out = []
     for block_id, seed in seeded.items():
@@ -268,7 +440,7 @@ def snapshot_pages(notion: Client, seeded: SeededNotion) -> list[PageSnapshot]:
     pages = []
     for page in seeded.pages:
         raw = _d(notion.pages.retrieve(page_id=page.id))
-        blocks = [to_block(notion, b, page.seeded) for b in _children(notion, page.id)]
+        blocks = [to_block(notion, b, page.seeded, seeded) for b in _children(notion, page.id)]
         blocks.extend(_deleted(blocks, page.seeded))
         pages.append(
             PageSnapshot(

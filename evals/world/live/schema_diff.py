@@ -9,11 +9,17 @@ sandbox refuses unknown parameters on purpose: a typo should fail loudly).
 
 `$ref`s are resolved within each schema, `anyOf: [X, null]` reads as "X or null", and `anyOf` and
 `oneOf` are both "one of these variants"; variants are paired by their required keys, then types.
+
+Outputs are compared by what a call returns, not by a schema (Composio's docs pages give only the
+result envelope): `shape` lists every path of a result with the JSON types seen there, and
+`output_gaps` names each path the sandbox's result has that the real one lacks or types otherwise,
+so a prompt tuned offline never reads a field that is not there live.
 """
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,10 +92,11 @@ def _show(value: Any) -> str:
 
 
 class _Differ:
-    def __init__(self, slug: str, real_root: Schema, ours_root: Schema) -> None:
+    def __init__(self, slug: str, real_root: Schema, ours_root: Schema, null: bool = True) -> None:
         self.slug = slug
         self.real_root = real_root
         self.ours_root = ours_root
+        self.null = null
         self.found: list[Drift] = []
 
     def add(self, where: str, what: str) -> None:
@@ -98,7 +105,7 @@ class _Differ:
     def compare(self, real_node: Any, ours_node: Any, where: str) -> None:
         real, real_null = _split(real_node, self.real_root)
         ours, ours_null = _split(ours_node, self.ours_root)
-        if real_null != ours_null:
+        if self.null and real_null != ours_null:
             self.add(where, f"null {'allowed' if real_null else 'refused'} by Composio, not by the sandbox")
         if "anyOf" in real or "anyOf" in ours:
             self.unions(real, ours, where)
@@ -150,8 +157,56 @@ class _Differ:
             self.add(where, f"variant {{{label}}} in the sandbox, not in Composio")
 
 
-def diff(slug: str, real: Schema, ours: Schema) -> list[Drift]:
-    """Every difference between Composio's input schema for a tool (`real`) and the sandbox's."""
-    differ = _Differ(slug, real, ours)
+def states_null(schema: Schema) -> bool:
+    """Whether a tool's schema says anything of null for its parameters (Composio's served schemas
+    do, for the ones that take it; a schema transcribed from a docs page never does)."""
+
+    def mentions(node: Any) -> bool:
+        kind = node.get("type") if isinstance(node, dict) else None
+        if kind == "null" or (isinstance(kind, list) and "null" in kind):
+            return True
+        return isinstance(node, dict) and any(
+            mentions(v) for v in node.get("anyOf") or node.get("oneOf") or []
+        )
+
+    return any(mentions(p) for p in (schema.get("properties") or {}).values())
+
+
+def diff(slug: str, real: Schema, ours: Schema, null: bool = True) -> list[Drift]:
+    """Every difference between Composio's input schema for a tool (`real`) and the sandbox's.
+    `null=False` for a schema transcribed from a docs page, which says nothing of null: whether a
+    parameter may be null is then not compared."""
+    differ = _Differ(slug, real, ours, null)
     differ.compare(real, ours, "")
     return differ.found
+
+
+def shape(value: Any, where: str = "", out: dict[str, set[str]] | None = None) -> dict[str, set[str]]:
+    """Every path in a JSON value (list items collapsed to `[]`) with the JSON types seen there."""
+    out = defaultdict(set) if out is None else out
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", int: "integer", float: "number"}
+    out[where].add(names.get(type(value), "null"))
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            shape(sub, f"{where}.{key}", out)
+    elif isinstance(value, list):
+        for item in value:
+            shape(item, f"{where}[]", out)
+    return out
+
+
+def output_gaps(sandbox: Any, real: Any) -> list[str]:
+    """Paths (and types) the sandbox's result has that the real one lacks; null matches any type,
+    and an integer is a number."""
+    ours, theirs = shape(sandbox), shape(real)
+
+    def kinds(types: set[str]) -> set[str]:
+        return {"number" if t == "integer" else t for t in types} - {"null"}
+
+    out = []
+    for path, types in sorted(ours.items()):
+        if path not in theirs:
+            out.append(f"{path}: missing live")
+        elif kinds(types) and kinds(theirs[path]) and not kinds(types) & kinds(theirs[path]):
+            out.append(f"{path}: {sorted(types)} in the sandbox, {sorted(theirs[path])} live")
+    return out

@@ -10,7 +10,7 @@ restores only its own instance's mail. Two instances that deliver the same mail 
 
 Labels are made with GMAIL_CREATE_LABEL and found by name with GMAIL_LIST_LABELS (Gmail's label
 resources: `id`, `name`, `type`); a label whose mail is all in the trash is deleted
-(GMAIL_REMOVE_LABEL), so a nightly draw of fresh instances does not pile labels up.
+(GMAIL_DELETE_LABEL), so a nightly draw of fresh instances does not pile labels up.
 """
 
 from __future__ import annotations
@@ -54,18 +54,30 @@ def user_labels(api: ComposioApi) -> dict[str, str]:
     return {str(label["name"]): str(label["id"]) for label in labels if label.get("type") == "user"}
 
 
+def label_id(made: dict[str, Any]) -> str | None:
+    """A created label's id from the fields Composio documents for GMAIL_CREATE_LABEL: the label
+    resource under `response_data` (the 0_1 output schema), or the `labelId` the 20260721_00 docs
+    page says it returns."""
+    resource = made.get("response_data")
+    for value in (resource.get("id") if isinstance(resource, dict) else None, made.get("labelId")):
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 def create(api: ComposioApi, name: str) -> str:
-    """Make the label `name`; its id."""
+    """Make the label `name`; its id (read back by name when the result names none)."""
     made = _run(api, "GMAIL_CREATE_LABEL", {"label_name": name}, f"create the label {name}")
-    label = made.get("response_data") or {}
-    if not label.get("id"):
-        raise InfrastructureError(f"Gmail created the label {name} but returned no id: {made}")
-    return str(label["id"])
+    found = label_id(made) or user_labels(api).get(name)
+    if not found:
+        raise InfrastructureError(f"Gmail created the label {name} but neither it nor the list names its id")
+    return found
 
 
 def delete(api: ComposioApi, label_id: str, name: str) -> None:
-    """Delete a label (its messages stay where they are, without it)."""
-    _run(api, "GMAIL_REMOVE_LABEL", {"label_id": label_id}, f"delete the label {name}")
+    """Delete a label (its messages stay where they are, without it): GMAIL_DELETE_LABEL, which
+    replaces the deprecated GMAIL_REMOVE_LABEL."""
+    _run(api, "GMAIL_DELETE_LABEL", {"label_id": label_id}, f"delete the label {name}")
 
 
 def add(api: ComposioApi, message_id: str, label_id: str) -> None:

@@ -56,24 +56,12 @@ def _replace_ci(text: str, old: str, new: str) -> str:
     return "".join(out) + text[start:]
 
 
-def _plain_id(value: Any) -> str:
-    return str(value).replace("-", "")
-
-
 class ComposioToolset:
-    def __init__(
-        self,
-        api: ComposioApi,
-        schemas: list[dict[str, Any]],
-        aliases: Aliases,
-        hidden: set[str] | None = None,
-    ) -> None:
-        """`hidden`: ids of harness objects (Notion databases) that searches leave out."""
+    def __init__(self, api: ComposioApi, schemas: list[dict[str, Any]], aliases: Aliases) -> None:
         self.api = api
         self._schemas = schemas
         self.aliases = aliases
         self.slugs = {s["name"] for s in schemas}
-        self.hidden = {_plain_id(i) for i in hidden or set()}
 
     def schemas(self) -> list[dict[str, Any]]:
         return self._schemas
@@ -82,16 +70,4 @@ class ComposioToolset:
         if slug not in self.slugs:
             return {"data": {}, "successful": False, "error": f"Unknown tool {slug!r}"}
         real = self.aliases.apply(slug, args if isinstance(args, dict) else {})
-        result = await asyncio.to_thread(self.api.execute, slug, real)
-        if slug == "NOTION_SEARCH_NOTION_PAGE" and self.hidden:
-            result = self.without_scaffolding(result)
-        return result
-
-    def without_scaffolding(self, result: Envelope) -> Envelope:
-        data = result.get("data")
-        if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-            return result
-        kept = [
-            r for r in data["results"] if not (isinstance(r, dict) and _plain_id(r.get("id")) in self.hidden)
-        ]
-        return {**result, "data": {**data, "results": kept}}
+        return await asyncio.to_thread(self.api.execute, slug, real)

@@ -75,6 +75,10 @@ class Repo(StrictModel):
 
 
 class Page(StrictModel):
+    """A page. A database row is a page too: `database` names its database, `key` its row key, and
+    its `properties` are its values (text: a select's option name, a URL, a number as written; ""
+    for none) for every column but the title, which is `title`."""
+
     id: str
     key: str | None = None
     title: str
@@ -84,6 +88,8 @@ class Page(StrictModel):
     archived: bool = False
     created_by: str = "seed"
     last_edited: str = ""
+    database: str | None = Field(default=None, description="a row: the id of its database")
+    edited: bool = False
 
     def walk(self) -> list[Block]:
         return [b for block in self.blocks for b in block.walk()]
@@ -97,9 +103,50 @@ class Page(StrictModel):
         return f"https://www.notion.so/{slug}-{self.id.replace('-', '')}"
 
 
+class Column(StrictModel):
+    """A database property (a column): its name, type and, for a select, its options."""
+
+    name: str
+    type: str
+    options: list[str] = Field(default_factory=list)
+
+
+class Database(StrictModel):
+    """A Notion database with its one data source (Notion API 2025-09-03: the data source holds the
+    schema and the rows). It sits in `page` (a page's id, breadcrumb pages included) as the
+    `child_database` block of the same id; its rows are the pages whose `database` is its id.
+    `columns` are in order, the title first."""
+
+    id: str
+    data_source_id: str
+    key: str | None = None
+    title: str
+    page: str = Field(description="the page it sits in; empty: the workspace")
+    inline: bool = Field(
+        default=True,
+        description="a board inside its page's blocks; false: a full-page database, listed after the "
+        "blocks of the page above it (the one-row database a page with properties is a row of)",
+    )
+    columns: list[Column]
+    archived: bool = False
+    created_by: str = "seed"
+    last_edited: str = ""
+
+    @property
+    def title_column(self) -> str:
+        return self.columns[0].name
+
+    def column(self, name: str) -> Column | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+
 class Notion(StrictModel):
     workspace: str = "Acme Internal Knowledge Base"
     pages: list[Page] = Field(default_factory=list)
+    databases: list[Database] = Field(default_factory=list)
+
+    def rows(self, database: str) -> list[Page]:
+        return [p for p in self.pages if p.database == database]
 
 
 class World(StrictModel):

@@ -8,6 +8,9 @@ trial's world is created) what was seeded.
 from __future__ import annotations
 
 from evals.world.outcome import (
+    DATABASE,
+    ROW,
+    Block,
     Outcome,
     PageSnapshot,
     RepoSnapshot,
@@ -18,6 +21,7 @@ from evals.world.outcome import (
 )
 from evals.world.sandbox.git import files_at, merge_base, resolve
 from evals.world.sandbox.model import Repo, World
+from evals.world.sandbox.tools.notion_tree import placed_pages
 
 
 def _pull_url(repo: Repo, number: int) -> str:
@@ -54,7 +58,31 @@ def snapshot_repo(repo: Repo) -> RepoSnapshot:
     )
 
 
+def board(world: World, block: Block) -> Block:
+    """A `child_database` block with what graders read of its database: its columns (title first)
+    and its rows, each a `page` block whose cells are its values in column order."""
+    database = next((d for d in world.notion.databases if d.id == block.id), None)
+    if database is None:
+        return block
+    rows = [
+        Block(
+            id=row.id,
+            type=ROW,
+            key=row.key,
+            cells=[row.title, *(row.properties.get(c.name, "") for c in database.columns[1:])],
+            archived=row.archived,
+            created_by=row.created_by,
+            edited=row.edited,
+            last_edited=row.last_edited,
+        )
+        for row in world.notion.rows(database.id)
+    ]
+    columns = [c.name for c in database.columns]
+    return block.model_copy(update={"columns": columns, "children": rows, "archived": database.archived})
+
+
 def snapshot_pages(world: World) -> list[PageSnapshot]:
+    """Every page of the hierarchy (board rows are read inside their board, not as pages)."""
     return [
         PageSnapshot(
             id=p.id,
@@ -63,11 +91,11 @@ def snapshot_pages(world: World) -> list[PageSnapshot]:
             url=p.url,
             path=p.path,
             properties=p.properties,
-            blocks=p.blocks,
+            blocks=[board(world, b) if b.type == DATABASE else b for b in p.blocks],
             archived=p.archived,
             created_by=p.created_by,
         )
-        for p in world.notion.pages
+        for p in placed_pages(world)
     ]
 
 

@@ -2,16 +2,26 @@
 
 Source can hide or mimic a fix (a cached client behind an unchanged call site, a `.clear()` at the
 wrong moment); running many batches against a stub `redis` shows what the code does. The probe
-script and the stub live next to this folder (`../probes/`); the package's runner runs them in an
-isolated subprocess. Every check here reads one shared measurement per head (kept on the grade
-context, and across trials by the runner's cache), so five criteria cost one subprocess per
-distinct tree (two for a head that holds no more buffers but whose memory only the whole traced
-window can judge: see `growth_settled`). Each criterion is still observed on its own: the pool and
-the batches are separate guarded sections, and inside the batches each batch call is guarded, so a
-batch that raises (a typo after the fixes) is counted and named in every reason while buffers and
-factory calls are still measured. A crash costs only a criterion whose behaviour it prevents from
-being observed (the processor cannot be built, the module does not import), and that reason names
-the crash. Registered as `nightshift.<name>` when the scenario's rubric loads.
+module and the stub live next to this folder (`../probes/`); the package's runner calls the probe's
+steps in the sandbox (evals/grade/sandbox/) and reads the sandbox from /proc between them. Every
+check here reads one shared measurement per head (kept on the grade context, and across trials by
+the runner's cache), so five criteria cost one sandbox per distinct tree (two for a head that holds
+no more buffers but whose memory only the whole traced window can judge: see `growth_settled`).
+
+What the probe returns is the code's own account (it runs in the code's process); what the grader
+reads from /proc is not. So a criterion the outside can see is decided by both, and the outside
+reading can only take a pass away: memory (C2a) must not grow by more than OUTSIDE_GROWTH_LIMIT over
+the second half of the untraced warm-up, and the pools and clients the stub made (each leaves a
+descriptor open, C3 and C4a) must be what the account says. A module that prints a clean result,
+registers an `atexit` hook or patches the probe's counters still leaks in the kernel's accounting.
+Which buffers outlive a batch (C2b) and the pool's size (C4b) are the probe's account alone.
+
+Each criterion is still observed on its own: the pool and the batches are separate guarded sections,
+and inside the batches each batch call is guarded, so a batch that raises (a typo after the fixes)
+is counted and named in every reason while buffers and factory calls are still measured. A crash
+costs only a criterion whose behaviour it prevents from being observed (the processor cannot be
+built, the module does not import), and that reason names the crash. Registered as
+`nightshift.<name>` when the scenario's rubric loads.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.grade.checks.common import at_some_changed_head
-from evals.grade.probes.runner import ProbeRequest, ProbeResult
+from evals.grade.probes.runner import LAUNCHED, ProbeRequest, ProbeResult
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"
@@ -40,6 +50,22 @@ GROWTH_LIMIT_BYTES = 64 * 1024
 # over the whole window is estimated from it (`estimated_growth`), or, where only that estimate
 # would fail a head, measured by probing it again with the whole window traced (`growth_settled`).
 TRACED_BATCHES = GROWTH_WINDOW // 10
+STEPS = (
+    "prepare",
+    "pool",
+    "batches_first",
+    "batches_settle",
+    "batches_warm",
+    "batches_more",
+    "batches_traced",
+)
+# Read from outside over the second half of the untraced warm-up (130 batches in the short-traced
+# probe), in whole pages, after the probe has given the allocator's free pages back: the first half
+# may still fault freed pages in again without holding anything more; in the second, the seeded
+# leak (a 512-byte buffer a batch) holds about 70 KiB and every flat head of the tests at most 8
+# KiB. Only a probe with at least OUTSIDE_WINDOW batches in that half is read this way.
+OUTSIDE_GROWTH_LIMIT = 48 * 1024
+OUTSIDE_WINDOW = 100
 BATCH = [{"id": f"evt-{i}", "input": f"probe event {i}"} for i in range(8)]
 
 Verdict = Callable[[dict[str, Any]], tuple[bool, str]]
@@ -103,7 +129,7 @@ def probe_head(
     ctx: GradeContext, files: dict[str, str], processor: str, client: str, traced: int = TRACED_BATCHES
 ) -> ProbeResult:
     """The probe's measurements for one head's tree, run once per distinct tree (and trace length)."""
-    request = ProbeRequest(files, SCRIPT, _spec(processor, client, traced), STUBS)
+    request = ProbeRequest(files, SCRIPT, _spec(processor, client, traced), STEPS, STUBS)
     key = "probe:" + request.key
     if key not in ctx.cache:
         ctx.cache[key] = request.run()
@@ -111,23 +137,56 @@ def probe_head(
     return result
 
 
+def _delta(result: ProbeResult, start: str, end: str, field: str) -> int:
+    return int(result.usage[end][field]) - int(result.usage[start][field])
+
+
+def outside(result: ProbeResult) -> dict[str, Any]:
+    """What the grader read from /proc: pools (a socket pair each) and clients (a pipe each) the
+    stub made up to the end of the pool section and in the batches after the first, and the memory
+    the warm-up batches left held, with how many there were."""
+    if not result.usage:  # no /proc on this system: the probe's own account only (README)
+        return {"mode": result.mode, "unmeasured": True}
+    facts: dict[str, Any] = {
+        "mode": result.mode,
+        "pools_to_pool_section": _delta(result, LAUNCHED, "pool", "sockets") // 2,
+        "clients_to_pool_section": _delta(result, LAUNCHED, "pool", "pipes"),
+        "pools_later_batches": _delta(result, "batches_first", "batches_traced", "sockets") // 2,
+        "clients_later_batches": _delta(result, "batches_first", "batches_traced", "pipes"),
+    }
+    window = int(result.data.get("batches_more", {}).get("batches", 0))
+    if window >= OUTSIDE_WINDOW:
+        facts["warm_up_batches"] = window
+        facts["warm_up_growth_bytes"] = _delta(result, "batches_warm", "batches_more", "rss_bytes")
+    return facts
+
+
+def _sections(result: ProbeResult) -> dict[str, Any]:
+    """The probe's account per section, as the checks read it, with the outside facts beside it."""
+    return {"pool": result.data["pool"], "batches": result.data["batches_traced"], "outside": outside(result)}
+
+
 def _observe(
     ctx: GradeContext, files: dict[str, str], section: str, processor: str, client: str, settled: Settled
 ) -> tuple[str, dict[str, Any]]:
-    """(the error that stopped the probe, or "", and the section's measurements) for one head:
-    probed with the last TRACED_BATCHES traced, and again with the whole window traced when
-    `settled` says the short trace cannot decide."""
+    """(the error that stopped the probe, or "", and the section's measurements with the outside
+    facts under "outside") for one head: probed with the last TRACED_BATCHES traced, and again
+    with the whole window traced when `settled` says the short trace cannot decide. The outside
+    facts are the first probe's (its untraced warm-up is the long one)."""
     data: dict[str, Any] = {}
+    facts: dict[str, Any] = {}
     for traced in (TRACED_BATCHES, GROWTH_WINDOW):
         result = probe_head(ctx, files, processor, client, traced)
         if not result.ok:
             return result.error, {}
-        data = result.data.get(section, {})
+        sections = _sections(result)
+        facts = facts or sections["outside"]
+        data = sections[section]
         if "error" in data:
             return str(data["error"]), {}
         if settled(data):
             break
-    return "", data
+    return "", {**data, "outside": facts}
 
 
 def _decide(
@@ -168,6 +227,12 @@ def buffers_do_not_grow(ctx: GradeContext, processor: str = PROCESSOR, client: s
             how = f"estimated {how} from the last {traced}, traced, which left {held} B held"
         if grown > GROWTH_LIMIT_BYTES:
             return False, f"memory grew by {grown} bytes {how} (leak)"
+        held, window = d["outside"].get("warm_up_growth_bytes"), d["outside"].get("warm_up_batches")
+        if held is not None and held > OUTSIDE_GROWTH_LIMIT:
+            return False, (
+                f"the probe's own account is flat ({grown} B {how}), but the sandbox's memory grew by "
+                f"{held // 1024} KiB over {window} batches, read from outside (leak)"
+            )
         return True, f"after {d['batches']} batches it holds {kept} buffer(s); memory flat ({grown} B {how})"
 
     return _decide(ctx, processor, "batches", verdict, processor, client, growth_settled)
@@ -198,6 +263,12 @@ def factory_not_called_per_batch(
         calls, made = d["factory_calls_later_batches"], d["clients_created_later_batches"]
         if calls or made:
             return False, f"{calls} factory call(s) and {made} new client(s) in {d['batches'] - 1} batches"
+        opened = (d["outside"].get("clients_later_batches", 0), d["outside"].get("pools_later_batches", 0))
+        if any(opened):
+            return False, (
+                f"the probe's own account shows no new client, but {opened[0]} client(s) and {opened[1]} "
+                f"pool(s) were opened in later batches, read from outside"
+            )
         return True, f"no factory call and no new client in {d['batches'] - 1} batches"
 
     return _decide(ctx, processor, "batches", verdict, processor, client)
@@ -213,6 +284,12 @@ def clients_share_one_pool(
         pools, shared = d["pools_created"], d["distinct_pools_of_clients"]
         if pools != 1 or shared != 1:
             return False, f"{d['factory_calls']} factory calls made {pools} pool(s), clients use {shared}"
+        opened = d["outside"].get("pools_to_pool_section", 1)  # unmeasured: the account stands
+        if opened != 1:
+            return False, (
+                f"the probe's own account shows one pool, but {opened} pool(s) were opened by the end of "
+                f"{d['factory_calls']} factory calls, read from outside"
+            )
         return True, f"{d['factory_calls']} factory calls share one {d['pool_types'][0]}"
 
     return _decide(ctx, client, "pool", verdict, processor, client)

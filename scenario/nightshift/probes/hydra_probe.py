@@ -1,25 +1,30 @@
-"""Runs inside the probe subprocess: import the agent's pipeline code and watch it work.
+"""Runs inside the sandbox: import the agent's pipeline code and watch it work, step by step.
 
-Started as a script (`python -I -S hydra_probe.py SPEC_JSON`) with the head's files and the stub
-`redis` on `sys.path`. It prints one JSON object with what it measured; deciding pass or fail is
-the parent's job, so the measurements stay visible as evidence. Only the standard library is used:
-this file must run under whatever interpreter and tree the parent hands it.
+The grader's worker (evals/grade/sandbox/worker.py) imports this module with the head's files and
+the stub `redis` on `sys.path` and calls its steps in order, each as `step(spec)`: `prepare`,
+`pool`, `batches_first`, `batches_settle`, `batches_warm`, `batches_more`, `batches_traced`. Each
+returns what it
+measured; deciding pass or fail is the grader's job, so the measurements stay visible as evidence.
+Between steps the grader reads the sandbox's memory and descriptors from /proc itself (the stub
+leaves one descriptor open per pool and per client it makes), so what these steps return is the
+code's own account and the grader's reading is the fact. Only the standard library is used: this
+file must run under whatever interpreter and tree the sandbox hands it.
 
 What it measures, in order: the client factory called `factory_calls` times (pools and clients
 made); then `batches` calls of the batch method on one processor: the byte buffers the processor
 and its module hold before the first batch, after it and after the last; the factory calls and
 clients made by the first batch and by the later ones; and the memory allocated during the last
 `traced_batches` batches and still held after them, also read after the first half of those
-(`tracemalloc`, started only for them), so the parent can tell memory held once (the last batch's
+(`tracemalloc`, started only for them), so the grader can tell memory held once (the last batch's
 buffer, in both readings) from memory that keeps growing (more in the second).
 
 It is started once per distinct tree a grade sees, so its own cost is kept small. `asyncio` (about
-20 ms of imports, a fifth of what the probe cost) and `inspect` are imported only when a batch
-returns something that may be awaitable. Memory is traced through `_tracemalloc`, the C module
-whose functions `tracemalloc` re-exports, without that module's `pickle`/`linecache` imports.
-Tracing makes every allocation several times dearer, so only the last batches are traced, after
-all the others have run untraced (a long warm-up); the parent estimates the growth over its
-window from the two readings, and asks for a run with the whole window traced when it must.
+20 ms of imports) and `inspect` are imported only when a batch returns something that may be
+awaitable. Memory is traced through `_tracemalloc`, the C module whose functions `tracemalloc`
+re-exports, without that module's `pickle`/`linecache` imports. Tracing makes every allocation
+several times dearer, so only the last batches are traced, after all the others have run untraced
+(a long warm-up, whose memory the grader reads from outside); the grader estimates the growth over
+its window from the two readings, and asks for a run with the whole window traced when it must.
 """
 
 from __future__ import annotations
@@ -27,14 +32,14 @@ from __future__ import annotations
 import _tracemalloc as tracemalloc
 import collections
 import importlib
-import json
-import sys
 import types
 from collections.abc import Awaitable, Sized
 from typing import Any
 
 BUFFER_TYPES = (bytearray, memoryview)
 MIN_BYTES = 256
+# Warm-up batches before the grader's outside memory window opens (first allocations, caches).
+SETTLE = 10
 # What `inspect.isawaitable` may accept (it adds generator-based coroutines): a cheap first test,
 # a tuple made once, so checking a batch's result allocates nothing while memory is traced.
 MAYBE_AWAITABLE = (Awaitable, types.GeneratorType)
@@ -109,10 +114,14 @@ def make_processor(module: types.ModuleType, cls_name: str, config_name: str) ->
     raise TypeError(f"cannot construct {cls_name}: " + "; ".join(errors))
 
 
-def probe(spec: dict[str, Any]) -> dict[str, Any]:
-    redis: Any = importlib.import_module("redis")  # the stub, first on sys.path
+# What the steps share inside the one worker process: the stub, the counted factory, and the
+# batch section once it has started (or the error that stopped it).
+STATE: dict[str, Any] = {}
 
-    out: dict[str, Any] = {}
+
+def prepare(spec: dict[str, Any]) -> dict[str, Any]:
+    """Import the stub and the client module, and count the factory's calls from now on."""
+    redis: Any = importlib.import_module("redis")  # the stub, first on sys.path
     client_module = importlib.import_module(spec["client_module"])
     factory_name = spec["factory"]
     factory = getattr(client_module, factory_name)
@@ -123,10 +132,53 @@ def probe(spec: dict[str, Any]) -> dict[str, Any]:
         return factory(*args, **kwargs)
 
     setattr(client_module, factory_name, counted)  # before the processor binds the name
+    STATE.update(redis=redis, factory=factory, calls=calls)
+    return {}
 
-    out["pool"] = guarded(lambda: pool_section(redis, factory, int(spec.get("factory_calls", 5))))
-    out["batches"] = guarded(lambda: batch_section(spec, redis, calls))
-    return out
+
+def pool(spec: dict[str, Any]) -> dict[str, Any]:
+    """The pool section: the factory called `factory_calls` times."""
+    return guarded(lambda: pool_section(STATE["redis"], STATE["factory"], int(spec.get("factory_calls", 5))))
+
+
+def batches_first(spec: dict[str, Any]) -> dict[str, Any]:
+    """Build the processor and run the first batch (the batch section's start)."""
+
+    def begin() -> dict[str, Any]:
+        STATE["section"] = BatchSection(spec, STATE["redis"], STATE["calls"])
+        return {}
+
+    return _batch_step(begin)
+
+
+def batches_settle(spec: dict[str, Any]) -> dict[str, Any]:
+    """The first untraced warm-up batches (at most SETTLE), then the allocator's free pages back."""
+    return _batch_step(lambda: STATE["section"].warm(0))
+
+
+def batches_warm(spec: dict[str, Any]) -> dict[str, Any]:
+    """The first half of the rest of the untraced warm-up (the grader reads memory around it)."""
+    return _batch_step(lambda: STATE["section"].warm(1))
+
+
+def batches_more(spec: dict[str, Any]) -> dict[str, Any]:
+    """The second half of the untraced warm-up (the grader reads memory around it)."""
+    return _batch_step(lambda: STATE["section"].warm(2))
+
+
+def batches_traced(spec: dict[str, Any]) -> dict[str, Any]:
+    """The traced batches and every reading of the batch section (or the error that stopped it)."""
+    return _batch_step(lambda: STATE["section"].finish())
+
+
+def _batch_step(step: Any) -> dict[str, Any]:
+    """Run one step of the batch section unless an earlier one failed; the section's error stands."""
+    if "section_error" in STATE:
+        return dict(STATE["section_error"])
+    result = guarded(step)
+    if "error" in result:
+        STATE["section_error"] = result
+    return result
 
 
 def guarded(section: Any) -> dict[str, Any]:
@@ -176,68 +228,81 @@ class Batches:
                 self.first_error = f"{type(exc).__name__}: {exc}"[:400]
 
 
-def batch_section(spec: dict[str, Any], redis: Any, calls: list[int]) -> dict[str, Any]:
+class BatchSection:
     """Run many batches: do buffers accumulate, and is the client factory called per batch?
 
-    Every batch after the first but the last `traced_batches` is warm-up; memory is traced over
+    Every batch after the first but the last `traced_batches` is warm-up (its first SETTLE batches
+    one step, the rest in two halves, so the grader can read memory over each); memory is traced over
     those last ones only (at least one, at most all but the first).
     """
-    module = importlib.import_module(spec["processor_module"])
-    processor = make_processor(module, spec["processor_class"], spec["config_class"])
-    runner = Batches(getattr(processor, spec["method"]), spec["batch"])
-    batches = int(spec["batches"])
 
-    def retained() -> int:
-        return retained_buffers([processor, *module_state(module)])
+    def __init__(self, spec: dict[str, Any], redis: Any, calls: list[int]) -> None:
+        self.module = importlib.import_module(spec["processor_module"])
+        self.processor = make_processor(self.module, spec["processor_class"], spec["config_class"])
+        self.runner = Batches(getattr(self.processor, spec["method"]), spec["batch"])
+        self.spec, self.redis, self.calls = spec, redis, calls
+        self.batches = int(spec["batches"])
+        self.before = self.retained()
+        self.calls_before, self.clients_before = calls[0], redis.COUNTS["clients"]
+        self.runner.run()
+        self.after_first = self.retained()
+        self.calls_first, self.clients_first = calls[0], redis.COUNTS["clients"]
+        self.traced = max(1, min(int(spec["traced_batches"]), self.batches - 1))
+        self.warm_up = self.batches - 1 - self.traced
+        self.settle = min(SETTLE, self.warm_up)
 
-    before = retained()
-    calls_before, clients_before = calls[0], redis.COUNTS["clients"]
-    runner.run()
-    after_first = retained()
-    calls_first, clients_first = calls[0], redis.COUNTS["clients"]
-    traced = max(1, min(int(spec["traced_batches"]), batches - 1))
-    for _ in range(batches - 1 - traced):
-        runner.run()
-    tracemalloc.start()
-    start_bytes = tracemalloc.get_traced_memory()[0]
-    for _ in range(traced // 2):
-        runner.run()
-    half_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
-    for _ in range(traced - traced // 2):
-        runner.run()
-    grown_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
-    tracemalloc.stop()
-    after_all = retained()
-    list_attr = getattr(processor, spec.get("buffer_list", "_batch_buffers"), None)
-    return {
-        "batches": batches,
-        "traced_batches": traced,
-        "retained_before": before,
-        "retained_after_first": after_first,
-        "retained_after_all": after_all,
-        "buffer_list_len": len(list_attr) if isinstance(list_attr, Sized) else None,
-        "traced_growth_bytes": grown_bytes,
-        "traced_growth_half_bytes": half_bytes,
-        "factory_calls_first_batch": calls_first - calls_before,
-        "factory_calls_later_batches": calls[0] - calls_first,
-        "clients_created_later_batches": redis.COUNTS["clients"] - clients_first,
-        "clients_created_first_batch": clients_first - clients_before,
-        "batches_raised": runner.raised,
-        "first_batch_error": runner.first_error,
-    }
+    def retained(self) -> int:
+        return retained_buffers([self.processor, *module_state(self.module)])
+
+    def warm(self, part: int) -> dict[str, Any]:
+        """Part 0 is the settle batches, 1 and 2 the two halves of the rest."""
+        rest = self.warm_up - self.settle
+        count = (self.settle, rest // 2, rest - rest // 2)[part]
+        for _ in range(count):
+            self.runner.run()
+        if part == 0:
+            release_free_memory()
+        return {"batches": count}
+
+    def finish(self) -> dict[str, Any]:
+        runner, traced = self.runner, self.traced
+        tracemalloc.start()
+        start_bytes = tracemalloc.get_traced_memory()[0]
+        for _ in range(traced // 2):
+            runner.run()
+        half_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
+        for _ in range(traced - traced // 2):
+            runner.run()
+        grown_bytes = tracemalloc.get_traced_memory()[0] - start_bytes
+        tracemalloc.stop()
+        after_all = self.retained()
+        list_attr = getattr(self.processor, self.spec.get("buffer_list", "_batch_buffers"), None)
+        calls, redis = self.calls, self.redis
+        return {
+            "batches": self.batches,
+            "traced_batches": traced,
+            "retained_before": self.before,
+            "retained_after_first": self.after_first,
+            "retained_after_all": after_all,
+            "buffer_list_len": len(list_attr) if isinstance(list_attr, Sized) else None,
+            "traced_growth_bytes": grown_bytes,
+            "traced_growth_half_bytes": half_bytes,
+            "factory_calls_first_batch": self.calls_first - self.calls_before,
+            "factory_calls_later_batches": calls[0] - self.calls_first,
+            "clients_created_later_batches": redis.COUNTS["clients"] - self.clients_first,
+            "clients_created_first_batch": self.clients_first - self.clients_before,
+            "batches_raised": runner.raised,
+            "first_batch_error": runner.first_error,
+        }
 
 
-def main() -> int:
-    spec = json.loads(sys.argv[1])
-    for path in reversed(spec["path"]):
-        sys.path.insert(0, path)
-    try:
-        result: dict[str, Any] = {"ok": True, **probe(spec)}
-    except BaseException as exc:  # the agent's code may raise anything, even SystemExit
-        result = {"ok": False, "error": f"{type(exc).__name__}: {exc}"[:800]}
-    sys.stdout.write("\n" + json.dumps(result) + "\n")
-    return 0
+def release_free_memory() -> None:
+    """Give the C allocator's free pages back (glibc `malloc_trim`), so memory the batches go on to
+    hold shows in the resident pages the grader reads from outside instead of refilling pages the
+    imports left free. No Python object is touched (no collection), so nothing the probe counts
+    or traces moves."""
+    import contextlib
+    import ctypes
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: the outside reading is coarser
+        ctypes.CDLL(None).malloc_trim(0)

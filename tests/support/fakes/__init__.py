@@ -19,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from evals.world.live.config import DEFAULT_TOOLKIT_VERSIONS
 from evals.world.sandbox.model import Mailbox, World
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ PERSONAS = {
     pid: (f"{pid}.persona@inbox.example", f"ca_persona_{pid}")
     for pid in ("dev", "alex", "marcus", "priya", "dana", "leo")
 }
-TOOLKIT_VERSIONS = {"github": "20260113_00", "gmail": "20260113_00", "notion": "20260113_00"}
+TOOLKIT_VERSIONS = dict(DEFAULT_TOOLKIT_VERSIONS)
 
 
 @dataclass

@@ -8,8 +8,12 @@ header, as Gmail's does. Thread listings are Gmail's thread resources (`id`, `sn
 `historyId`) under `threads`, with `next_page_token`; a trashed message comes back as `email`.
 Labels are Gmail's label resources (`id`, `name`, `type`, and for a user label its visibility
 settings): the system labels always exist, a user label is made by GMAIL_CREATE_LABEL with an id
-`Label_<n>` (a name already taken is refused, as Gmail's 409), GMAIL_REMOVE_LABEL deletes a user
-label and takes it off every message, and a message cannot be given a label that does not exist.
+`Label_<n>` (a name already taken is refused, as Gmail's 409), GMAIL_DELETE_LABEL deletes a user
+label and takes it off every message, and a message cannot be
+given a label that does not exist. As Composio's Gmail docs (20260721_00) say, the label tools do not
+move mail in or out of TRASH or SPAM: GMAIL_UNTRASH_MESSAGE takes a message out of the trash.
+Parameters are that version's: a send or a reply needs a recipient (recipient_email, also `to` for
+a send, cc or bcc), a send a subject or a body.
 """
 
 from __future__ import annotations
@@ -46,6 +50,13 @@ SYSTEM_LABELS = (
 
 class GmailFailed(Exception):
     """What Gmail refused: Composio reports it as an unsuccessful result."""
+
+
+def unprefixed(thread_id: str) -> str:
+    """A thread id without the `msg-f:` / `thread-f:` prefix Composio strips."""
+    for prefix in ("msg-f:", "thread-f:"):
+        thread_id = thread_id.removeprefix(prefix)
+    return thread_id
 
 
 def b64url(text: str) -> str:
@@ -177,7 +188,10 @@ class ComposioGmail:
 
     def send(self, a: dict[str, Any], subject: str, thread: str | None, reply_to: str | None) -> Message:
         world = self.universe.world
-        to = [str(a["recipient_email"]), *a.get("extra_recipients", [])]
+        first = a.get("recipient_email") or a.get("to")
+        if not (first or a.get("cc") or a.get("bcc")):
+            raise GmailFailed("At least one of 'to'/'recipient_email', 'cc', or 'bcc' must be provided")
+        to = [str(first), *a.get("extra_recipients", [])] if first else list(a.get("extra_recipients", []))
         for address in [*to, *a.get("cc", []), *a.get("bcc", [])]:
             if not re.fullmatch(r"[^@\s]+@[^@\s]+", address):
                 raise GmailFailed(f"<HttpError 400 'Invalid To header'> {address!r}")
@@ -189,7 +203,7 @@ class ComposioGmail:
             to=to,
             cc=list(a.get("cc", [])),
             subject=subject,
-            body=str(a.get("body", a.get("message_body", ""))),
+            body=str(a.get("body") or a.get("message_body") or ""),
             labels=["SENT"],
             timestamp=stamp,
             in_reply_to=reply_to,
@@ -224,42 +238,60 @@ class ComposioGmail:
             detail = {"minimal": "none", "metadata": "metadata"}.get(str(a.get("format")), "full")
             return self.message(self.by_id(a["message_id"]), detail)
         if slug == "GMAIL_FETCH_MESSAGE_BY_THREAD_ID":
-            return {"messages": [self.message(m) for m in self.thread(a["thread_id"])]}
+            return {"messages": [self.message(m) for m in self.thread(unprefixed(a["thread_id"]))]}
         if slug == "GMAIL_LIST_THREADS":
             latest: dict[str, Message] = {}
             for m in self.found(a.get("query") or "", [], False):
                 latest.setdefault(m.thread_id, m)
             start, size = int(a.get("page_token") or 0), int(a.get("max_results", 10))
             ids = list(latest)[start : start + size]
-            out: dict[str, Any] = {
-                "threads": [
-                    {"id": t, "snippet": " ".join(latest[t].body.split())[:200], "historyId": str(900000 + n)}
-                    for n, t in enumerate(ids)
-                ]
-            }
+            threads = []
+            for n, t in enumerate(ids):
+                thread = {
+                    "id": t,
+                    "snippet": " ".join(latest[t].body.split())[:200],
+                    "historyId": str(900000 + n),
+                }
+                if a.get("verbose"):
+                    thread["messages"] = [self.message(m) for m in self.thread(t)]
+                threads.append(thread)
+            out: dict[str, Any] = {"threads": threads}
             if start + size < len(latest):
                 out["next_page_token"] = str(start + size)
             return out
         if slug == "GMAIL_REPLY_TO_THREAD":
-            thread = self.thread(a["thread_id"])
+            thread_id = unprefixed(a["thread_id"])
+            thread = self.thread(thread_id)
             subject = (
                 thread[0].subject
                 if thread[0].subject.lower().startswith("re:")
                 else f"Re: {thread[0].subject}"
             )
-            sent = self.send({**a, "body": a["message_body"]}, subject, a["thread_id"], thread[-1].id)
+            sent = self.send({**a, "body": a.get("message_body")}, subject, thread_id, thread[-1].id)
             return {"response_data": {"id": sent.id, "threadId": sent.thread_id, "labelIds": sent.labels}}
         if slug == "GMAIL_SEND_EMAIL":
-            sent = self.send(a, str(a.get("subject", "")), None, None)
+            if not (a.get("subject") or a.get("body")):
+                raise GmailFailed("Either subject or body must be provided")
+            sent = self.send(a, str(a.get("subject") or ""), None, None)
             return {"response_data": {"id": sent.id, "threadId": sent.thread_id, "labelIds": sent.labels}}
         if slug == "GMAIL_MOVE_TO_TRASH":
             m = self.by_id(a["message_id"])
             m.labels = [label for label in m.labels if label != "INBOX"] + ["TRASH"]
             self.universe.world.tick()
             return {"email": {"id": m.id, "threadId": m.thread_id, "labelIds": list(m.labels)}}
+        if slug == "GMAIL_UNTRASH_MESSAGE":
+            m = self.by_id(a["message_id"])
+            if "TRASH" in m.labels:
+                m.labels = [label for label in m.labels if label != "TRASH"]
+                if "SENT" not in m.labels and "INBOX" not in m.labels:
+                    m.labels.insert(0, "INBOX")
+            self.universe.world.tick()
+            return {"id": m.id, "threadId": m.thread_id, "labelIds": list(m.labels)}
         if slug == "GMAIL_ADD_LABEL_TO_EMAIL":
             m = self.by_id(a["message_id"])
             for label in [*(a.get("add_label_ids") or []), *(a.get("remove_label_ids") or [])]:
+                if label in ("TRASH", "SPAM"):
+                    raise GmailFailed(f"<HttpError 400 'Invalid label: {label} cannot be added or removed'>")
                 if label not in SYSTEM_LABELS and label not in self.labels:
                     raise GmailFailed(f"<HttpError 400 'Invalid label: {label}'>")
             removed = set(a.get("remove_label_ids") or [])
@@ -288,7 +320,7 @@ class ComposioGmail:
             }
             self.labels[label["id"]] = label
             return {"response_data": label}
-        if slug == "GMAIL_REMOVE_LABEL":
+        if slug == "GMAIL_DELETE_LABEL":
             label_id = str(a["label_id"])
             if label_id in SYSTEM_LABELS:
                 raise GmailFailed("<HttpError 400 'Invalid delete request'>")

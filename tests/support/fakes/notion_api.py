@@ -1,11 +1,16 @@
-"""A small stateful Notion API fake for notion-client and the fake Composio, over the universe's
-Notion pages.
+"""A small stateful Notion API fake (version 2025-09-03) for notion-client and the fake Composio,
+over the universe's Notion pages.
 
 Pages created through it are kept as sandbox `Page`s (flat, with a breadcrumb path), with a parent
-map on the side, because Notion nests pages. Objects are rendered here from the Notion API's own
-documented shapes (block, page, list, search results, errors), not by the sandbox's tools. Search
-matches titles, as Notion's does, and can lag: with `search_lag = N`, a page stays invisible to
-search for the first N searches after it was created (Notion indexes new pages asynchronously).
+map on the side, because Notion nests pages. A database has one data source holding its schema
+(typed properties, select options) and its rows, which are pages whose parent is the data source;
+creating a database puts its `child_database` block at the end of its parent page, as Notion does.
+Objects are rendered here from the Notion API's own documented shapes (block, page, database, data
+source, list, search results, errors), not by the sandbox's tools, and property values are checked
+as the API checks them ("X is not a property that exists", "X is expected to be Y"). Search matches
+titles, as Notion's does, and can lag: with `search_lag = N`, a page stays invisible to search for
+the first N searches after it was created (Notion indexes new pages asynchronously). The data
+source endpoints exist only for requests that send `Notion-Version: 2025-09-03`.
 """
 
 from __future__ import annotations
@@ -13,8 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from evals.world.outcome import Block
-from evals.world.sandbox.model import Page
+from evals.world.sandbox.model import Column, Page
 from tests.support.fakes import FakeServer, Handler, HttpError, Request, Universe
+
+VERSION = "2025-09-03"
 
 TEXT = {
     "paragraph",
@@ -87,10 +94,14 @@ class FakeNotion(FakeServer):
         self.parents: dict[str, str] = {}  # page or database -> its parent page or database
         self.databases: dict[str, str] = {}  # database id -> title
         self.sources: dict[str, str] = {}  # data source id -> database id
+        self.columns: dict[str, list[Column]] = {}  # database id -> its data source's properties
+        self.inline: set[str] = set()  # databases made with is_inline
+        self.versions: list[str] = []  # the Notion-Version of every request
         self.trashed: set[str] = set()  # trashed databases (trashed pages are `archived`)
         self.created: dict[str, int] = {}  # page or database -> searches made before it was created
         self.searches = 0
         self.search_lag = 0  # fault: searches a new page stays invisible to
+        self.search_page = 100  # results per search page when the request names none (Notion: 100)
         self.count = 0
         routes: list[tuple[str, str, Handler]] = [
             ("POST", r"/v1/pages", self.create_page),
@@ -101,6 +112,9 @@ class FakeNotion(FakeServer):
             ("GET", r"/v1/blocks/(?P<id>[^/]+)/children", self.list_children),
             ("PATCH", r"/v1/blocks/(?P<id>[^/]+)/children", self.append_children),
             ("GET", r"/v1/blocks/(?P<id>[^/]+)", self.get_block),
+            ("GET", r"/v1/databases/(?P<id>[^/]+)", self.get_database),
+            ("GET", r"/v1/data_sources/(?P<id>[^/]+)", self.get_data_source),
+            ("POST", r"/v1/data_sources/(?P<id>[^/]+)/query", self.query_data_source),
             ("PATCH", r"/v1/blocks/(?P<id>[^/]+)", self.update_block),
             ("DELETE", r"/v1/blocks/(?P<id>[^/]+)", self.delete_block),
         ]
@@ -113,6 +127,10 @@ class FakeNotion(FakeServer):
         }
 
     def authorised(self, request: Request) -> bool:
+        version = request.headers.get("notion-version", "")
+        self.versions.append(version)
+        if request.path.startswith("/v1/data_sources") and version != VERSION:
+            raise error(400, "invalid_request_url", "Invalid request URL.")
         return request.headers.get("authorization") == f"Bearer {self.token}"
 
     # -- state --------------------------------------------------------------------------------------
@@ -188,6 +206,8 @@ class FakeNotion(FakeServer):
             body = {"table_width": width, "has_column_header": True, "has_row_header": False}
         elif block.type == "divider":
             body = {}
+        elif block.type == "child_database":
+            body = {"title": block.text}
         else:
             body = {"rich_text": rich(block.text), "color": "default"}
             if block.type == "to_do":
@@ -204,7 +224,7 @@ class FakeNotion(FakeServer):
             "last_edited_time": block.last_edited,
             "created_by": self.user(),
             "last_edited_by": self.user(),
-            "has_children": bool(block.children),
+            "has_children": bool(block.children) and block.type != "child_database",
             "archived": block.archived,
             "in_trash": block.archived,
             "type": block.type,
@@ -220,10 +240,30 @@ class FakeNotion(FakeServer):
             return {"type": "page_id", "page_id": parent}
         return {"type": "workspace", "workspace": True}
 
+    def value_json(self, column: Column, page: Page) -> dict[str, Any]:
+        """One property value as the API returns it ({id, type, <type>: value})."""
+        text = page.title if column.type == "title" else page.properties.get(column.name, "")
+        value: Any = text or None
+        if column.type in ("title", "rich_text"):
+            value = rich(text)
+        elif column.type == "select":
+            value = (
+                {"id": f"opt-{column.options.index(text)}", "name": text, "color": "default"}
+                if text
+                else None
+            )
+        elif column.type == "number":
+            value = float(text) if text else None
+        elif column.type == "checkbox":
+            value = text == "true"
+        key = "title" if column.type == "title" else column.name[:4].lower()
+        return {"id": key, "type": column.type, column.type: value}
+
     def page_json(self, page: Page) -> dict[str, Any]:
         properties: dict[str, Any] = {"title": {"id": "title", "type": "title", "title": rich(page.title)}}
-        for name, value in page.properties.items():
-            properties[name] = {"id": name[:4].lower(), "type": "rich_text", "rich_text": rich(value)}
+        database = self.parents.get(page.id)
+        if database in self.columns:
+            properties = {c.name: self.value_json(c, page) for c in self.columns[database]}
         return {
             "object": "page",
             "id": page.id,
@@ -242,21 +282,59 @@ class FakeNotion(FakeServer):
         }
 
     def database_json(self, database: str) -> dict[str, Any]:
+        """A database (2025-09-03): its data sources, no schema."""
         title = self.databases[database]
+        stamp = self.universe.world.at(0)
         return {
             "object": "database",
             "id": database,
             "title": rich(title),
+            "description": [],
             "parent": self.parent_json(database),
-            "data_sources": [{"id": s, "name": title} for s, d in self.sources.items() if d == database],
+            "is_inline": database in self.inline,
+            "is_locked": False,
             "in_trash": database in self.trashed,
             "archived": database in self.trashed,
+            "created_time": stamp,
+            "last_edited_time": stamp,
+            "created_by": self.user(),
+            "last_edited_by": self.user(),
+            "icon": None,
+            "cover": None,
+            "url": f"https://www.notion.so/{database.replace('-', '')}",
+            "public_url": None,
+            "data_sources": [{"id": s, "name": title} for s, d in self.sources.items() if d == database],
         }
 
-    def listing(self, items: list[dict[str, Any]], request: Request, kind: str) -> dict[str, Any]:
+    def schema_json(self, database: str) -> dict[str, Any]:
+        out = {}
+        for column in self.columns[database]:
+            config: dict[str, Any] = {}
+            if column.type == "select":
+                config = {
+                    "options": [
+                        {"id": f"opt-{n}", "name": o, "color": "default"}
+                        for n, o in enumerate(column.options)
+                    ]
+                }
+            elif column.type == "number":
+                config = {"format": "number"}
+            key = "title" if column.type == "title" else column.name[:4].lower()
+            out[column.name] = {"id": key, "name": column.name, "type": column.type, column.type: config}
+        return out
+
+    def source(self, source_id: str) -> str:
+        database = self.sources.get(source_id)
+        if database is None or database in self.trashed:
+            raise not_found(f"data source with ID: {source_id}")
+        return database
+
+    def listing(
+        self, items: list[dict[str, Any]], request: Request, kind: str, default: int = 100
+    ) -> dict[str, Any]:
         body = request.body if isinstance(request.body, dict) else {}
         start = int(request.query.get("start_cursor") or body.get("start_cursor") or 0)
-        size = int(request.query.get("page_size") or body.get("page_size") or 100)
+        size = int(request.query.get("page_size") or body.get("page_size") or default)
         more = start + size < len(items)
         return {
             "object": "list",
@@ -283,30 +361,133 @@ class FakeNotion(FakeServer):
         return page.id
 
     def create_database(self, request: Request) -> tuple[int, Any]:
+        """POST /v1/databases: under a page (at its end, as a child_database block), with its first
+        data source's properties (`initial_data_source.properties`, exactly one title)."""
         body = request.body or {}
         parent = self.parent_of(body)
+        if parent in self.databases:
+            raise invalid("Can't create databases parented by a database.")
+        columns = []
+        for name, config in ((body.get("initial_data_source") or {}).get("properties") or {}).items():
+            kind = next(iter(config), "") if isinstance(config, dict) else ""
+            if kind not in ("title", "rich_text", "select", "url", "number", "checkbox"):
+                raise invalid(f"body failed validation: properties.{name} has no supported type")
+            options = (
+                [str(o["name"]) for o in (config[kind] or {}).get("options", [])] if kind == "select" else []
+            )
+            columns.append(Column(name=name, type=kind, options=options))
+        if [c.type for c in columns].count("title") != 1:
+            raise invalid("body failed validation: a data source needs exactly one title property.")
         database, source = self.new_id("database"), self.new_id("data-source")
-        self.databases[database] = text_of(body.get("title", []), "title")
+        title = text_of(body.get("title", []), "title")
+        self.databases[database] = title
         self.sources[source] = database
+        self.columns[database] = columns
         self.parents[database] = parent
         self.created[database] = self.searches
+        if body.get("is_inline"):
+            self.inline.add(database)
+        holder = self.page(parent)
+        holder.blocks.append(
+            Block(id=database, type="child_database", text=title, last_edited=self.universe.world.at(0))
+        )
         return 200, self.database_json(database)
+
+    def get_database(self, request: Request) -> tuple[int, Any]:
+        database = request.params["id"]
+        match = next((d for d in self.databases if d.replace("-", "") == database.replace("-", "")), None)
+        if match is None:
+            raise not_found(f"database with ID: {database}")
+        return 200, self.database_json(match)
+
+    def get_data_source(self, request: Request) -> tuple[int, Any]:
+        source = request.params["id"]
+        database = self.source(source)
+        stamp = self.universe.world.at(0)
+        return 200, {
+            "object": "data_source",
+            "id": source,
+            "title": rich(self.databases[database]),
+            "properties": self.schema_json(database),
+            "parent": {"type": "database_id", "database_id": database},
+            "database_parent": self.parent_json(database),
+            "created_time": stamp,
+            "last_edited_time": stamp,
+            "archived": database in self.trashed,
+            "in_trash": database in self.trashed,
+        }
+
+    def query_data_source(self, request: Request) -> tuple[int, Any]:
+        """POST /v1/data_sources/{id}/query: its rows (not trashed), sorted by property or timestamp."""
+        database = self.source(request.params["id"])
+        body = request.body or {}
+        rows = [
+            p
+            for p in self.universe.world.notion.pages
+            if self.parents.get(p.id) == database and not p.archived
+        ]
+        names = {c.name: c for c in self.columns[database]}
+        for sort in reversed(body.get("sorts") or []):
+            descending = sort.get("direction") == "descending"
+            if "timestamp" in sort:
+                rows.sort(key=lambda p: p.last_edited, reverse=descending)
+                continue
+            column = names.get(str(sort.get("property")))
+            if column is None:
+                raise invalid(f"Could not find sort property with name or id: {sort.get('property')}")
+            rows.sort(
+                key=lambda p, c=column: p.title if c.type == "title" else p.properties.get(c.name, ""),
+                reverse=descending,
+            )
+        return 200, self.listing([self.page_json(p) for p in rows], request, "page_or_data_source")
+
+    def write_properties(self, page: Page, database: str, properties: dict[str, Any]) -> None:
+        """Property values checked against the data source as the API checks them, then stored."""
+        staged: list[tuple[Column, str]] = []
+        for name, value in properties.items():
+            column = next((c for c in self.columns[database] if c.name == name), None)
+            if column is None:
+                raise invalid(f"{name} is not a property that exists.")
+            kind = next((k for k in value if k not in ("id", "type")), "") if isinstance(value, dict) else ""
+            if kind != column.type:
+                raise invalid(f"{name} is expected to be {column.type}.")
+            body = value[kind]
+            if kind in ("title", "rich_text"):
+                staged.append((column, text_of(body, f"properties.{name}.{kind}")))
+            elif kind == "select":
+                option = "" if body is None else str(body.get("name", ""))
+                if "," in option:
+                    raise invalid(f"Select option names cannot contain commas: {option}")
+                if option and option not in column.options:
+                    column.options.append(option)
+                staged.append((column, option))
+            elif kind == "number":
+                staged.append((column, "" if body is None else f"{float(body):g}"))
+            elif kind == "checkbox":
+                staged.append((column, "true" if body else "false"))
+            else:
+                staged.append((column, "" if body is None else str(body)))
+        for column, text in staged:
+            if column.type == "title":
+                page.title = text
+            else:
+                page.properties[column.name] = text
 
     def create_page(self, request: Request) -> tuple[int, Any]:
         body = request.body or {}
         parent_id = self.parent_of(body)
         properties = body.get("properties", {})
-        title_value = properties.get("title", {})
-        title = text_of(
-            title_value.get("title", []) if isinstance(title_value, dict) else title_value, "title"
-        )
         stamp = self.universe.world.tick()
-        page = Page(id=self.new_id("page"), title=title, last_edited=stamp, created_by="api")
-        page.properties = {
-            name: text_of(value["rich_text"], f"properties.{name}.rich_text")
-            for name, value in properties.items()
-            if name != "title" and isinstance(value, dict) and "rich_text" in value
-        }
+        page = Page(id=self.new_id("page"), title="", last_edited=stamp, created_by="api")
+        if parent_id in self.columns:
+            page.database = parent_id
+            page.properties = {c.name: "" for c in self.columns[parent_id] if c.type != "title"}
+            self.write_properties(page, parent_id, properties)
+        else:
+            title_value = properties.get("title", {})
+            page.title = text_of(
+                title_value.get("title", []) if isinstance(title_value, dict) else title_value, "title"
+            )
         page.blocks = [self.block(raw, stamp) for raw in body.get("children", [])]
         self.parents[page.id] = parent_id
         self.created[page.id] = self.searches
@@ -336,19 +517,20 @@ class FakeNotion(FakeServer):
             self.trash(page.id)
         elif body.get("in_trash") is False or body.get("archived") is False:
             page.archived = False
-        for name, value in (body.get("properties") or {}).items():
+        properties = body.get("properties") or {}
+        for name, value in properties.items():
             if not isinstance(value, dict | list):
                 raise invalid(f"body failed validation: properties.{name} should be an object or array.")
+        database = self.parents.get(page.id)
+        if database in self.columns and properties:
+            self.write_properties(page, database, properties)
+        for name, value in properties.items() if database not in self.columns else []:
             if isinstance(value, list) or "title" in value:
                 page.title = text_of(
                     value if isinstance(value, list) else value["title"], f"properties.{name}"
                 )
-            elif name not in page.properties:
+            else:
                 raise invalid(f"{name} is not a property that exists.")
-            elif "rich_text" in value:
-                page.properties[name] = text_of(value["rich_text"], f"properties.{name}.rich_text")
-            elif isinstance(value.get("select"), dict):
-                page.properties[name] = str(value["select"].get("name", ""))
         page.last_edited = self.universe.world.tick()
         return 200, self.page_json(page)
 
@@ -368,7 +550,7 @@ class FakeNotion(FakeServer):
                 for p in self.universe.world.notion.pages
                 if not p.archived and self.visible(p.id) and all(w in p.title.lower() for w in words)
             ]
-        if wanted in (None, "database", "data_source"):
+        if wanted in (None, "database", "data_source"):  # the 2025-09-03 value is data_source
             items += [
                 self.database_json(d)
                 for d, title in self.databases.items()
@@ -379,18 +561,23 @@ class FakeNotion(FakeServer):
             items.sort(
                 key=lambda i: str(i.get("last_edited_time", "")), reverse=sort.get("direction") != "ascending"
             )
-        return 200, self.listing(items, request, "page_or_database")
+        return 200, self.listing(items, request, "page_or_database", self.search_page)
 
     def children(self, block_id: str) -> list[dict[str, Any]]:
         page, block, _ = self.find(block_id)
         if block is not None:
             parent = {"type": "block_id", "block_id": block.id}
             return [self.block_json(b, parent) for b in block.children if not b.archived]
+        if page.id in self.trashed:
+            raise not_found(f"block with ID: {block_id}")
         parent = {"type": "page_id", "page_id": page.id}
-        out = [self.block_json(b, parent) for b in page.blocks if not b.archived]
-        for database, title in self.databases.items():
-            if self.parents.get(database) == page.id and database not in self.trashed:
-                out.append(self.child(database, "child_database", title, parent, False))
+        out = [
+            self.child(b.id, "child_database", self.databases[b.id], parent, False)
+            if b.type == "child_database"
+            else self.block_json(b, parent)
+            for b in page.blocks
+            if not b.archived and b.id not in self.trashed
+        ]
         for child in self.universe.world.notion.pages:
             if self.parents.get(child.id) == page.id and not child.archived:
                 out.append(self.child(child.id, "child_page", child.title, parent, bool(child.blocks)))
@@ -419,6 +606,8 @@ class FakeNotion(FakeServer):
     def append_children(self, request: Request) -> tuple[int, Any]:
         page, block, _ = self.find(request.params["id"])
         body = request.body or {}
+        if block is not None and block.type == "child_database":
+            raise invalid("Block type child_database does not support children.")
         stamp = self.universe.world.tick()
         new = [self.block(raw, stamp) for raw in body.get("children", [])]
         target = block.children if block is not None else page.blocks
@@ -488,6 +677,14 @@ class FakeNotion(FakeServer):
     def delete_block(self, request: Request) -> tuple[int, Any]:
         page, block, holder = self.find(request.params["id"])
         stamp = self.universe.world.tick()
+        if block is not None and block.type == "child_database":
+            block.archived = True
+            self.trash(block.id)
+            self.trashed.add(block.id)
+            gone = self.child(
+                block.id, "child_database", self.databases[block.id], self.block_parent(page, holder), False
+            )
+            return 200, {**gone, "archived": True, "in_trash": True}
         if block is None:
             self.trash(page.id)
             return 200, self.child(page.id, "child_page", page.title, self.parent_json(page.id), False)

@@ -4,6 +4,13 @@ Tests drive the real anthropic SDK against it (ANTHROPIC_BASE_URL), so the code 
 code that runs live. Each POST /v1/messages takes the next scripted reply; a reply is either a
 (status, body) pair or a callable that receives the request body and returns one. Every request is
 recorded for assertions. Error replies carry `retry-after-ms: 1` so SDK retries are instant.
+
+Replies are shaped as the Messages API documents them (platform.claude.com: handling-stop-reasons,
+refusals-and-fallback, errors): every message has `stop_details` (null but for a refusal, which
+carries `{type: refusal, category, explanation}` and usually no content), error bodies have a
+top-level `request_id`, thinking blocks carry a `signature`. `sonnet_5_5()` wraps a reply function
+with the 400s Claude Sonnet 5.5 is documented to answer (sampling parameters, forced tool choice,
+thinking disabled or with a budget, assistant prefill), in the documented words.
 """
 
 from __future__ import annotations
@@ -33,7 +40,11 @@ def usage(
 
 
 def message(
-    content: list[dict[str, Any]], stop_reason: str = "end_turn", model: str = "claude-test", **usage_kw: int
+    content: list[dict[str, Any]],
+    stop_reason: str = "end_turn",
+    model: str = "claude-test",
+    stop_details: dict[str, Any] | None = None,
+    **usage_kw: int,
 ) -> Reply:
     return 200, {
         "id": f"msg_{next(_ids)}",
@@ -43,8 +54,28 @@ def message(
         "content": content,
         "stop_reason": stop_reason,
         "stop_sequence": None,
+        "stop_details": stop_details,
         "usage": usage(**usage_kw),
     }
+
+
+def thinking(body: str = "", signature: str = "sig-stub") -> dict[str, Any]:
+    """A thinking block as returned (empty text when display is omitted, Sonnet 5.5's default)."""
+    return {"type": "thinking", "thinking": body, "signature": signature}
+
+
+def refusal(category: str | None = "cyber", explanation: str | None = "declined by the stub") -> Reply:
+    """A refusal before any output: HTTP 200, no content, `stop_details` saying why."""
+    details = {"type": "refusal", "category": category, "explanation": explanation}
+    return message([], stop_reason="refusal", stop_details=details, output_tokens=0)
+
+
+def pause_turn(*content: dict[str, Any]) -> Reply:
+    """A server tool's loop paused: the client sends the assistant content back to continue."""
+    blocks = list(content) or [
+        {"type": "server_tool_use", "id": f"srvtoolu_{next(_ids)}", "name": "web_search", "input": {}}
+    ]
+    return message(blocks, stop_reason="pause_turn")
 
 
 def text(body: str, **kw: Any) -> Reply:
@@ -60,7 +91,55 @@ def tool_uses(*calls: tuple[str, dict[str, Any]], preface: str = "", **kw: Any) 
 
 
 def error(status: int, kind: str = "api_error", detail: str = "stub error") -> Reply:
-    return status, {"type": "error", "error": {"type": kind, "message": detail}}
+    return status, {
+        "type": "error",
+        "error": {"type": kind, "message": detail},
+        "request_id": f"req_{next(_ids)}",
+    }
+
+
+def invalid(detail: str) -> Reply:
+    return error(400, "invalid_request_error", detail)
+
+
+# Claude Sonnet 5.5's documented 400s (migration guide), and the one observed for sampling on API
+# version 2026-10-21 (the docs give no text for it).
+SAMPLING_REJECTED = "temperature: Extra inputs are not permitted"
+TOOL_CHOICE_REJECTED = 'tool_choice: type "tool" and "any" are not supported for this model.'
+THINKING_DISABLED_REJECTED = (
+    'To turn thinking off on this model, send "thinking": {"type": "between_tools"} instead of '
+    '{"type": "disabled"}. The model does not think before responding.'
+)
+THINKING_BUDGET_REJECTED = (
+    '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and '
+    '"output_config.effort" to control thinking behavior.'
+)
+PREFILL_REJECTED = (
+    "This model does not support assistant message prefill. The conversation must end with a user message."
+)
+
+
+def sonnet_5_5(inner: Callable[[dict[str, Any]], Reply]) -> Callable[[dict[str, Any]], Reply]:
+    """Answer as Claude Sonnet 5.5 does: a request with a setting it refuses gets its 400; a
+    conversation ending in an assistant turn is refused unless it continues a paused server tool."""
+
+    def reply(body: dict[str, Any]) -> Reply:
+        if any(key in body for key in ("temperature", "top_p", "top_k")):
+            return invalid(SAMPLING_REJECTED)
+        if (body.get("tool_choice") or {}).get("type") in ("any", "tool"):
+            return invalid(TOOL_CHOICE_REJECTED)
+        kind = (body.get("thinking") or {}).get("type")
+        if kind == "disabled":
+            return invalid(THINKING_DISABLED_REJECTED)
+        if kind == "enabled":
+            return invalid(THINKING_BUDGET_REJECTED)
+        last = (body.get("messages") or [{}])[-1]
+        paused = any(b.get("type") == "server_tool_use" for b in last.get("content") or [])
+        if last.get("role") == "assistant" and not paused:
+            return invalid(PREFILL_REJECTED)
+        return inner(body)
+
+    return reply
 
 
 RATE_LIMITED = error(429, "rate_limit_error", "rate limited")

@@ -43,7 +43,6 @@ class Tool:
     description: str
     params: type[BaseModel]
     run: Callable[[World, Any], Any]
-    confirmed: bool
 
     @property
     def toolkit(self) -> str:
@@ -66,16 +65,14 @@ class Toolkit:
         self.tools: dict[str, Tool] = {}
 
     def tool(
-        self, slug: str, params: type[P], *, confirmed: bool = True
+        self, slug: str, params: type[P]
     ) -> Callable[[Callable[[World, P], Any]], Callable[[World, P], Any]]:
-        """Add a sandbox tool. `confirmed=False` marks a schema not confirmed against Composio's."""
+        """Add a sandbox tool: its parameters are Composio's at the pinned toolkit version."""
 
         def add(fn: Callable[[World, P], Any]) -> Callable[[World, P], Any]:
             if slug in self.tools:
                 raise ValueError(f"tool {slug} defined twice in the {self.name} toolkit")
-            self.tools[slug] = Tool(
-                slug=slug, description=inspect.getdoc(fn) or slug, params=params, run=fn, confirmed=confirmed
-            )
+            self.tools[slug] = Tool(slug=slug, description=inspect.getdoc(fn) or slug, params=params, run=fn)
             return fn
 
         return add

@@ -6,10 +6,10 @@ they meet, so adding a service is adding its module here.
 
 from __future__ import annotations
 
-from evals.world.sandbox.tools import github, gmail, notion
+from evals.world.sandbox.tools import github, gmail, notion, notion_rows
 from evals.world.sandbox.tools.base import Tool, Toolkit
 
-TOOLKITS: tuple[Toolkit, ...] = (github.TOOLS, gmail.TOOLS, notion.TOOLS)
+TOOLKITS: tuple[Toolkit, ...] = (github.TOOLS, gmail.TOOLS, notion.TOOLS, notion_rows.TOOLS)
 
 
 def build(toolkits: tuple[Toolkit, ...] = TOOLKITS) -> dict[str, Tool]:

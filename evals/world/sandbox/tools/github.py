@@ -22,6 +22,7 @@ from evals.core.jsonio import canonical
 from evals.world.sandbox.git import GitError, add_commit, blob_sha, files_at, history, merge_base, resolve
 from evals.world.sandbox.model import Commit, PullRequest, Repo, World
 from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+from evals.world.sandbox.tools.paths import tool_path
 from evals.world.treediff import changed_paths, unified_diff
 
 TOOLS = Toolkit("github")
@@ -208,7 +209,7 @@ def get_content(world: World, p: GetContent) -> dict[str, Any]:
     repo = _repo(world, p)
     ref = p.ref or repo.default_branch
     commit = _resolve(repo, p.ref)
-    path = p.path.strip("/")
+    path = tool_path(p.path, allow_root=True)
     name = path.rsplit("/", 1)[-1]
     if path in commit.tree:
         sha = commit.tree[path]
@@ -320,7 +321,7 @@ def create_or_update_file(world: World, p: CreateOrUpdateFile) -> dict[str, Any]
     except (binascii.Error, UnicodeDecodeError) as exc:
         raise ToolError("content is not valid base64-encoded UTF-8") from exc
     head = repo.commits[repo.branches[branch]]
-    path = p.path.strip("/")
+    path = tool_path(p.path)
     current = head.tree.get(path)
     if current is not None and p.sha != current:
         raise ToolError(
@@ -576,6 +577,7 @@ def list_commits(world: World, p: ListCommits) -> dict[str, Any]:
     repo = _repo(world, p)
     commits = history(repo, _resolve(repo, p.sha))
     if p.path:
+        tool_path(p.path)
         commits = [
             c
             for c in commits

@@ -1,11 +1,12 @@
 """Gmail tools over the sandbox mailbox, with Composio's slugs, parameters, defaults and result shapes.
 
-Parameters follow Composio's Gmail toolkit (tests/fixtures/composio/tools.json holds the schemas).
-GMAIL_SEND_EMAIL is not in the public dumps; its parameters are confirmed against a copy of
-Composio's Gmail docs page (tfcbot/flowslash-agent at b6632bd), which has `subject` optional, and
-its result is modelled on GMAIL_REPLY_TO_THREAD's. `verbose` and `ids_only` on GMAIL_FETCH_EMAILS
-come from toolkit versions newer than the dump (that docs page lists both): their names are
-confirmed, their effect is modelled.
+Parameters are those of Composio's Gmail toolkit docs page at the pinned version 20260721_00
+(tests/fixtures/composio/docs/gmail_20260721_00.json): GMAIL_SEND_EMAIL takes no required
+parameter but wants a recipient (`recipient_email`, also `to`, or cc or bcc) and a subject or a
+body, and `from_email` (a verified send-as alias); GMAIL_REPLY_TO_THREAD needs only `thread_id`
+and a recipient (`recipient_email`, cc or bcc), its body optional; GMAIL_LIST_THREADS takes
+`verbose` (the threads' messages too). Result shapes are the 0_1 dump's where it has the tool,
+else designed (the page documents only the envelope).
 
 A message is Composio's: `messageId`, `threadId`, `labelIds`, `sender`, `to`, `subject`,
 `messageTimestamp`, `messageText`, `preview` and `attachmentList`, plus `payload`, the Gmail API
@@ -26,7 +27,7 @@ from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from evals.world.sandbox.model import Message, World
@@ -38,6 +39,8 @@ tool = TOOLS.tool
 HIDDEN = {"TRASH", "SPAM"}
 MAIL_DOMAIN = "mail.sandbox.example"
 Detail = Literal["full", "metadata", "minimal", "none"]
+FORMATS = ("full", "metadata", "minimal", "raw")
+THREAD_PREFIXES = ("msg-f:", "thread-f:")  # stripped from a thread id, as Composio strips them
 
 
 def _b64url(text: str) -> str:
@@ -229,18 +232,38 @@ def fetch_emails(world: World, p: FetchEmails) -> dict[str, Any]:
 
 class FetchMessage(Params):
     message_id: str = Field(min_length=1, description="Id of the message.")
-    format: str = Field(default="full", description="full, metadata (headers, no body) or minimal.")
+    format: str = Field(
+        default="full", description="full, metadata (headers, no body), minimal (ids and labels) or raw."
+    )
     user_id: str = Field(default="me")
+
+
+def raw(message: Message) -> str:
+    """The whole message in RFC 2822 form, base64url-encoded (Gmail's `raw` format)."""
+    lines = [f"{h['name']}: {h['value']}" for h in headers(message) if h["name"] != "Content-Type"]
+    text = "\r\n".join([*lines, 'Content-Type: text/plain; charset="UTF-8"', "", message.body])
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode()
 
 
 @tool("GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", FetchMessage)
 def fetch_message(world: World, p: FetchMessage) -> dict[str, Any]:
     """Fetch one message by its id."""
-    detail: Detail = "minimal" if p.format == "minimal" else "metadata" if p.format == "metadata" else "full"
+    if p.format not in FORMATS:
+        raise ToolError(f"Invalid format {p.format!r}: one of {', '.join(FORMATS)}")
     for message in world.mailbox.messages:
         if message.id == p.message_id:
+            if p.format == "raw":
+                return {**render(message, "none"), "raw": raw(message)}
+            detail: Detail = "full" if p.format == "full" else p.format  # type: ignore[assignment]
             return render(message, detail)
     raise ToolError(f"Requested entity was not found: message {p.message_id}")
+
+
+def thread_of(thread_id: str) -> str:
+    for prefix in THREAD_PREFIXES:
+        if thread_id.startswith(prefix):
+            return thread_id[len(prefix) :]
+    return thread_id
 
 
 class FetchThread(Params):
@@ -258,7 +281,7 @@ def _thread(world: World, thread_id: str) -> list[Message]:
 @tool("GMAIL_FETCH_MESSAGE_BY_THREAD_ID", FetchThread)
 def fetch_thread(world: World, p: FetchThread) -> dict[str, Any]:
     """Fetch every message of a thread, oldest first."""
-    messages = _thread(world, p.thread_id)
+    messages = _thread(world, thread_of(p.thread_id))
     if not messages:
         raise ToolError(f"Requested entity was not found: thread {p.thread_id}")
     return {"messages": [render(m) for m in messages]}
@@ -269,6 +292,7 @@ class ListThreads(Params):
     max_results: int = Field(default=10, ge=1, le=500)
     page_token: str = Field(default="", description="next_page_token from a previous call.")
     user_id: str = Field(default="me")
+    verbose: bool = Field(default=False, description="True: each thread's messages too.")
 
 
 def history_id(world: World, message: Message) -> str:
@@ -288,11 +312,17 @@ def list_threads(world: World, p: ListThreads) -> dict[str, Any]:
             latest[message.thread_id] = message
             order.append(message.thread_id)
     chunk, token = _page(order, p.page_token, p.max_results)
-    out: dict[str, Any] = {
-        "threads": [
-            {"id": t, "snippet": snippet(latest[t]), "historyId": history_id(world, latest[t])} for t in chunk
-        ]
-    }
+    threads = []
+    for t in chunk:
+        thread: dict[str, Any] = {
+            "id": t,
+            "snippet": snippet(latest[t]),
+            "historyId": history_id(world, latest[t]),
+        }
+        if p.verbose:
+            thread["messages"] = [render(m) for m in _thread(world, t)]
+        threads.append(thread)
+    out: dict[str, Any] = {"threads": threads}
     if token:
         out["next_page_token"] = token
     return out
@@ -328,66 +358,82 @@ def _deliver(
     return {"id": message.id, "threadId": message.thread_id, "labelIds": ["SENT"]}
 
 
+def _recipients(to: str | None, cc: list[str], bcc: list[str]) -> None:
+    if not (to or cc or bcc):
+        raise ToolError("At least one of 'to'/'recipient_email', 'cc', or 'bcc' must be provided")
+
+
+def _no_attachment(attachment: str | None) -> None:
+    if attachment and attachment.strip():
+        raise ToolError(f"Attachment {attachment!r} not found (the sandbox stores no files)")
+
+
 class ReplyToThread(Params):
-    thread_id: str = Field(description="Thread to reply in.")
-    message_body: str = Field(description="Reply text (or HTML when is_html).")
-    recipient_email: str = Field(description="Primary recipient.")
+    thread_id: str = Field(description="Thread to reply in (a thread id, not a message id).")
+    message_body: str | None = Field(default=None, description="Reply text (or HTML when is_html).")
+    recipient_email: str | None = Field(default=None, description="Primary recipient.")
     cc: list[str] = Field(default=[])
     bcc: list[str] = Field(default=[])
     extra_recipients: list[str] = Field(default=[])
     is_html: bool = Field(default=False)
     user_id: str = Field(default="me")
+    attachment: str | None = Field(default=None, description="A file to attach.")
 
 
 @tool("GMAIL_REPLY_TO_THREAD", ReplyToThread)
 def reply_to_thread(world: World, p: ReplyToThread) -> dict[str, Any]:
     """Send a reply in an existing thread; the subject is taken from the thread."""
-    thread = _thread(world, p.thread_id)
+    _recipients(p.recipient_email, p.cc, p.bcc)
+    _no_attachment(p.attachment)
+    thread_id = thread_of(p.thread_id)
+    thread = _thread(world, thread_id)
     if not thread:
         raise ToolError(f"Requested entity was not found: thread {p.thread_id}")
     subject = thread[0].subject if thread[0].subject.lower().startswith("re:") else f"Re: {thread[0].subject}"
+    to = [p.recipient_email] if p.recipient_email else []
     sent = _deliver(
         world,
-        [p.recipient_email, *p.extra_recipients],
+        [*to, *p.extra_recipients],
         [*p.cc, *p.bcc],
         subject,
-        p.message_body,
-        p.thread_id,
+        p.message_body or "",
+        thread_id,
         thread[-1].id,
     )
     return {"response_data": sent}
 
 
-class Attachment(BaseModel):
-    """A file Composio has stored (upload first); the sandbox has no file store."""
-
-    model_config = ConfigDict(extra="ignore")
-    name: str
-    mimetype: str
-    s3key: str
-
-
 class SendEmail(Params):
-    recipient_email: str = Field(description="Primary recipient.")
-    subject: str | SkipJsonSchema[None] = Field(
-        default=None, description="Subject line (optional: none gives an empty subject)."
+    recipient_email: str | None = Field(
+        default=None,
+        validation_alias=AliasChoices("recipient_email", "to"),
+        description="Primary recipient (also accepted as `to`).",
     )
-    body: str = Field(description="Message text (or HTML when is_html).")
     cc: list[str] = Field(default=[])
     bcc: list[str] = Field(default=[])
     extra_recipients: list[str] = Field(default=[])
+    subject: str | None = Field(default=None, description="Subject line (none: an empty subject).")
+    body: str | None = Field(default=None, description="Message text (or HTML when is_html).")
     is_html: bool = Field(default=False)
-    attachment: Attachment | SkipJsonSchema[None] = Field(default=None, description="A stored file.")
     user_id: str = Field(default="me")
+    attachment: str | None = Field(default=None, description="A file to attach.")
+    from_email: str | None = Field(default=None, description="A verified send-as alias to send from.")
 
 
 @tool("GMAIL_SEND_EMAIL", SendEmail)
 def send_email(world: World, p: SendEmail) -> dict[str, Any]:
-    """Send a new email (a new thread)."""
-    if p.attachment is not None:
-        raise ToolError(f"Attachment {p.attachment.s3key!r} not found (the sandbox stores no files)")
-    to, cc = [p.recipient_email, *p.extra_recipients], [*p.cc, *p.bcc]
-    return {"response_data": _deliver(world, to, cc, p.subject or "", p.body, None, None)}
+    """Send a new email (a new thread): at least one recipient, and a subject or a body."""
+    _recipients(p.recipient_email, p.cc, p.bcc)
+    if not (p.subject or p.body):
+        raise ToolError("Either subject or body must be provided")
+    _no_attachment(p.attachment)
+    if p.from_email and p.from_email.lower() != world.agent_address.lower():
+        raise ToolError(f"from_email {p.from_email} is not a verified send-as alias of this mailbox")
+    to = [p.recipient_email] if p.recipient_email else []
+    sent = _deliver(
+        world, [*to, *p.extra_recipients], [*p.cc, *p.bcc], p.subject or "", p.body or "", None, None
+    )
+    return {"response_data": sent}
 
 
 class MoveToTrash(Params):

@@ -1,45 +1,60 @@
-"""Notion tools over the sandbox block tree, shaped like the Notion API objects Composio returns.
+"""Notion page and block tools over the sandbox workspace, with Composio's slugs and parameters at
+the pinned toolkit version (20260915_00: tests/fixtures/composio/notion_20260915_00.json holds what
+its docs page lists, README "The agent's tools" the source of every parameter).
 
-Confirmed against Composio's schemas (version 20260113_00): NOTION_APPEND_TEXT_BLOCKS,
-NOTION_DELETE_BLOCK, NOTION_ARCHIVE_NOTION_PAGE. The parameters of NOTION_SEARCH_NOTION_PAGE,
-NOTION_FETCH_BLOCK_CONTENTS, NOTION_UPDATE_PAGE and NOTION_CREATE_NOTION_PAGE are confirmed against
-a copy of Composio's Notion docs page (tfcbot/flowslash-agent at b6632bd, 2025-09-04): names, types,
-required and defaults (search gives 2 results unless `page_size` says otherwise); their results are
-modelled on the Notion API objects. No schema was found for NOTION_RETRIEVE_PAGE,
-NOTION_APPEND_TASK_BLOCKS or NOTION_APPEND_TABLE_BLOCKS (not on that page), and NOTION_UPDATE_BLOCK
-differs from it (a string `content` there, the Notion type object here, which the bundled replays
-send): those follow the Notion API's own block and page shapes (and their confirmed siblings'
-parameters) and are marked `confirmed=False`. The two append slugs are named in
-NOTION_APPEND_TEXT_BLOCKS's description ("append_task_blocks", "append_table_blocks").
+What changed against the earlier sandbox, following that page: NOTION_UPDATE_BLOCK replaces a
+text-like block's text with a string (`content`, at most 2,000 characters; `block_type` optional
+and, when given, the block's own type; `additional_properties` for `checked`, `color`...); it does
+not edit table rows. NOTION_APPEND_TABLE_BLOCKS creates new tables (`tables`, each with its rows);
+no tool appends a row to an existing table: boards, registers and trackers are databases, read and
+written with the database tools (`notion_rows`). NOTION_SEARCH_NOTION_PAGE returns 25 results, pages
+and databases, unless asked for fewer or one kind. NOTION_CREATE_NOTION_PAGE takes `markdown`.
 
 Inputs are as strict as Composio's: rich text is an array of `{text: {content}}` objects, never a
-bare string. Results are Notion objects: blocks with their parent, times and users; pages with their
-parent page, title and properties; lists with `has_more` and `next_cursor`.
-
-Pages sit in a hierarchy, as in a real workspace: each scenario page's breadcrumb ("Engineering /
-Infrastructure") is a chain of pages above it. The sandbox derives those breadcrumb pages from the
-scenario pages' paths (same ids every trial); they are found by search, listed as `child_page`
-blocks, and become ordinary pages the first time something changes them. Search matches titles.
-
-Rows are added to an existing table as the Notion API does it: `table_row` children appended to
-the table block, here through NOTION_APPEND_TABLE_BLOCKS.
+bare string. Results are Notion objects (`notion_tree`). Output shapes are not on the docs page
+(its Output table is the generic envelope); they are designed from the Notion API's objects.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StrictBool
 
-from evals.world.outcome import Block
+from evals.world.outcome import DATABASE, Block
 from evals.world.sandbox.model import Page, World
 from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+from evals.world.sandbox.tools.notion_tree import (
+    MAX_TEXT,
+    Found,
+    all_pages,
+    child_page,
+    children,
+    database_block,
+    find_block,
+    find_database,
+    find_page,
+    key_of,
+    listing,
+    page_parent,
+    parent_of,
+    placed_pages,
+    plain,
+    render_block,
+    render_database,
+    render_page,
+    same_id,
+    start_of,
+)
+from evals.world.sandbox.tools.notion_values import assign, blank_row, column_of, from_api
 
 TOOLS = Toolkit("notion")
 tool = TOOLS.tool
 
-TEXT_TYPES = {
+# The block types NOTION_UPDATE_BLOCK edits (its docs list them): text-like blocks only.
+UPDATABLE = (
     "paragraph",
     "heading_1",
     "heading_2",
@@ -47,12 +62,11 @@ TEXT_TYPES = {
     "bulleted_list_item",
     "numbered_list_item",
     "to_do",
-    "callout",
-    "quote",
-    "code",
     "toggle",
-}
-MAX_TEXT = 2000  # Notion's limit per text.content
+    "code",
+    "quote",
+    "callout",
+)
 Color = Literal[
     "default",
     "gray",
@@ -122,23 +136,6 @@ class ToDoBody(TextBody):
     checked: StrictBool = False
 
 
-class TableRowBody(Loose):
-    cells: list[list[RichText]]
-
-
-class TableRowChild(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["table_row"] = "table_row"
-    table_row: TableRowBody
-
-
-class TableBody(Loose):
-    table_width: int
-    has_column_header: bool = False
-    has_row_header: bool = False
-    children: list[TableRowChild]
-
-
 class Paragraph(Loose):
     object: Literal["block"] = "block"
     type: Literal["paragraph"] = "paragraph"
@@ -193,291 +190,83 @@ class Callout(Loose):
     callout: TextBody
 
 
-class Table(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["table"] = "table"
-    table: TableBody
+class TableRowInput(Loose):
+    cells: list[list[RichText]]
+
+
+class TableInput(Loose):
+    """One new table of NOTION_APPEND_TABLE_BLOCKS (its docs: width 1-100, headers default false,
+    at least one row, as many cells per row as the width)."""
+
+    table_width: int = Field(ge=1, le=100)
+    has_column_header: bool = False
+    has_row_header: bool = False
+    rows: list[TableRowInput] = Field(min_length=1)
 
 
 TextChild = Paragraph | Heading1 | Heading2 | Heading3 | Bulleted | Numbered
 TaskChild = ToDo | Toggle | Callout
-TableChild = Table | TableRowChild
 OptStr = str | None
-
-
-# -- rendering: Notion API objects ---------------------------------------------------------------------
-
-
-def rich_text(text: str) -> list[dict[str, Any]]:
-    """Plain text as a Notion rich text array (one text object, default annotations)."""
-    if not text:
-        return []
-    return [
-        {
-            "type": "text",
-            "text": {"content": text, "link": None},
-            "annotations": Annotations().model_dump(),
-            "plain_text": text,
-            "href": None,
-        }
-    ]
-
-
-def plain(value: Any) -> str:
-    """The text of a rich text array; anything else (a bare string included) is refused, as Notion does."""
-    if not isinstance(value, list):
-        raise ToolError("rich_text must be an array of rich text objects ({text: {content}}), not a string")
-    out = []
-    for item in value:
-        text = item.get("text") if isinstance(item, dict) else None
-        if not isinstance(text, dict) or not isinstance(text.get("content"), str):
-            raise ToolError("each rich_text item needs text.content, e.g. {type: text, text: {content: ...}}")
-        if len(text["content"]) > MAX_TEXT:
-            raise ToolError(f"text.content is longer than {MAX_TEXT} characters")
-        out.append(text["content"])
-    return "".join(out)
-
-
-def _user(world: World, who: str) -> dict[str, Any]:
-    return {"object": "user", "id": world.make_uuid("user", who)}
-
-
-def _created(world: World, created_by: str, last_edited: str) -> str:
-    return world.at(0) if created_by == "seed" else last_edited
-
-
-def render_block(world: World, block: Block, parent: dict[str, Any]) -> dict[str, Any]:
-    body: dict[str, Any]
-    if block.type == "table_row":
-        body = {"cells": [rich_text(c) for c in block.cells or []]}
-    elif block.type == "table":
-        width = len(block.children[0].cells or []) if block.children else 0
-        body = {"table_width": width, "has_column_header": True, "has_row_header": False}
-    elif block.type == "divider":
-        body = {}
-    else:
-        body = {"rich_text": rich_text(block.text), "color": "default"}
-        if block.type == "to_do":
-            body["checked"] = bool(block.checked)
-        if block.type.startswith("heading_"):
-            body["is_toggleable"] = False
-        if block.type == "code":
-            body["language"] = "plain text"
-    return {
-        "object": "block",
-        "id": block.id,
-        "parent": parent,
-        "created_time": _created(world, block.created_by, block.last_edited),
-        "last_edited_time": block.last_edited,
-        "created_by": _user(world, block.created_by),
-        "last_edited_by": _user(world, "agent" if block.edited else block.created_by),
-        "has_children": bool(block.children),
-        "archived": block.archived,
-        "in_trash": block.archived,
-        "type": block.type,
-        block.type: body,
-    }
-
-
-def _page_parent(world: World, page: Page) -> dict[str, Any]:
-    above = node(world, tuple(page.path)) if page.path else None
-    if above is None:
-        return {"type": "workspace", "workspace": True}
-    return {"type": "page_id", "page_id": above.id}
-
-
-def render_page(world: World, page: Page) -> dict[str, Any]:
-    """A page as Composio returns one (the keys of NOTION_ARCHIVE_NOTION_PAGE's result)."""
-    properties: dict[str, Any] = {"title": {"id": "title", "type": "title", "title": rich_text(page.title)}}
-    for name, value in page.properties.items():
-        properties[name] = {
-            "id": world.make_id("property", name)[:4],
-            "type": "rich_text",
-            "rich_text": rich_text(value),
-        }
-    return {
-        "object": "page",
-        "id": page.id,
-        "created_time": _created(world, page.created_by, page.last_edited),
-        "last_edited_time": page.last_edited,
-        "created_by": _user(world, page.created_by),
-        "last_edited_by": _user(world, page.created_by),
-        "cover": None,
-        "icon": None,
-        "parent": _page_parent(world, page),
-        "archived": page.archived,
-        "in_trash": page.archived,
-        "properties": properties,
-        "url": page.url,
-        "public_url": None,
-    }
-
-
-def _child_page(world: World, page: Page, parent: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "object": "block",
-        "id": page.id,
-        "parent": parent,
-        "created_time": _created(world, page.created_by, page.last_edited),
-        "last_edited_time": page.last_edited,
-        "created_by": _user(world, page.created_by),
-        "last_edited_by": _user(world, page.created_by),
-        "has_children": True,
-        "archived": page.archived,
-        "in_trash": page.archived,
-        "type": "child_page",
-        "child_page": {"title": page.title},
-    }
-
-
-def _list(items: list[dict[str, Any]], start: int, size: int, kind: str) -> dict[str, Any]:
-    more = start + size < len(items)
-    return {
-        "object": "list",
-        "results": items[start : start + size],
-        "next_cursor": str(start + size) if more else None,
-        "has_more": more,
-        "type": kind,
-        kind: {},
-    }
-
-
-def _start(cursor: str | None) -> int:
-    if not cursor:
-        return 0
-    if not cursor.isdigit():
-        raise ToolError(f"start_cursor {cursor!r} is not a cursor this list gave")
-    return int(cursor)
-
-
-# -- the page hierarchy: scenario pages and the breadcrumb pages above them --------------------------------
-
-
-def _key(page: Page) -> tuple[str, ...]:
-    return (*page.path, page.title)
-
-
-def breadcrumbs(world: World) -> list[Page]:
-    """The pages above the scenario pages that no page of the world is yet (ids derived from the
-    breadcrumb, so they are the same every trial). Created on the fly: writing to one makes it real."""
-    real = {_key(p) for p in world.notion.pages}
-    out: dict[tuple[str, ...], Page] = {}
-    for page in world.notion.pages:
-        for depth in range(1, len(page.path) + 1):
-            crumb = tuple(page.path[:depth])
-            if crumb not in real and crumb not in out:
-                out[crumb] = Page(
-                    id=world.make_uuid("breadcrumb", *crumb),
-                    title=crumb[-1],
-                    path=list(crumb[:-1]),
-                    last_edited=world.at(0),
-                )
-    return list(out.values())
-
-
-def all_pages(world: World) -> list[Page]:
-    return [*world.notion.pages, *breadcrumbs(world)]
-
-
-def node(world: World, key: tuple[str, ...]) -> Page | None:
-    """The page whose breadcrumb plus title is `key`: a world page first, else a breadcrumb page."""
-    return next((p for p in all_pages(world) if _key(p) == key), None)
-
-
-def find_page(world: World, page_id: str, write: bool = False) -> Page:
-    """A page by id (dashes optional). With `write`, a breadcrumb page becomes a page of the world."""
-    wanted = page_id.replace("-", "")
-    for page in world.notion.pages:
-        if page.id.replace("-", "") == wanted:
-            return page
-    for page in breadcrumbs(world):
-        if page.id.replace("-", "") == wanted:
-            if write:
-                world.notion.pages.append(page)
-            return page
-    raise ToolError(f"Could not find page with ID: {page_id}")
-
-
-@dataclass
-class Found:
-    """Where a block id points: its page, the block (None for the page itself), the list holding it,
-    and the block it sits in (None at the top of a page)."""
-
-    page: Page
-    block: Block | None
-    siblings: list[Block]
-    parent: Block | None
-
-
-def find_block(world: World, block_id: str, write: bool = False) -> Found:
-    wanted = block_id.replace("-", "")
-    for page in world.notion.pages:
-        if page.id.replace("-", "") == wanted:
-            return Found(page, None, page.blocks, None)
-        stack: list[tuple[list[Block], Block, Block | None]] = [(page.blocks, b, None) for b in page.blocks]
-        while stack:
-            siblings, block, parent = stack.pop()
-            if block.id.replace("-", "") == wanted:
-                return Found(page, block, siblings, parent)
-            stack.extend((block.children, c, block) for c in block.children)
-    page = find_page(world, block_id, write)
-    return Found(page, None, page.blocks, None)
-
-
-def _parent_of(found: Found) -> dict[str, Any]:
-    if found.parent is not None:
-        return {"type": "block_id", "block_id": found.parent.id}
-    return {"type": "page_id", "page_id": found.page.id}
-
-
-def _children(world: World, found: Found) -> list[dict[str, Any]]:
-    """A page's or block's children, as GET /v1/blocks/{id}/children lists them: blocks, then the
-    pages directly under a page (as child_page blocks)."""
-    holder = found.block
-    if holder is not None:
-        parent = {"type": "block_id", "block_id": holder.id}
-        return [render_block(world, b, parent) for b in holder.children if not b.archived]
-    parent = {"type": "page_id", "page_id": found.page.id}
-    out = [render_block(world, b, parent) for b in found.page.blocks if not b.archived]
-    key = list(_key(found.page))
-    out += [_child_page(world, p, parent) for p in all_pages(world) if p.path == key and not p.archived]
-    return out
 
 
 # -- tools -------------------------------------------------------------------------------------------------
 
 
 class Search(Params):
-    query: str = Field(default="", description="Words to find in page titles; empty lists every page.")
-    page_size: int = Field(default=2, ge=1, le=100, description="Results per page (Composio's default: 2).")
-    start_cursor: str | None = None
-    filter_value: Literal["page", "database"] = Field(default="page", description="page or database.")
+    query: str = Field(default="", description="Words to find in page and database titles; empty lists all.")
+    direction: OptStr = Field(default=None, description="ascending or descending; required with timestamp.")
+    page_size: int = Field(default=25, ge=1, le=100, description="Results per page (Composio's default: 25).")
+    timestamp: OptStr = Field(default=None, description="Sort key; only last_edited_time.")
+    filter_value: Literal["page", "database"] | None = Field(
+        default=None, description="Only pages or only databases; none: both."
+    )
+    start_cursor: OptStr = Field(default=None, description="next_cursor of a previous result.")
     filter_property: str = Field(default="object", description="Always 'object'.")
-    direction: str | None = Field(default=None, description="ascending or descending.")
-    timestamp: str | None = Field(default=None, description="Sort key: last_edited_time.")
+    filter_properties: list[str] | None = Field(
+        default=None, description="Property names to keep in each page result's properties."
+    )
+
+
+def _matches(title: str, words: list[str]) -> bool:
+    return all(w in title.lower() for w in words)
 
 
 @tool("NOTION_SEARCH_NOTION_PAGE", Search)
 def search(world: World, p: Search) -> dict[str, Any]:
-    """Find pages whose title contains every word of the query (the sandbox has no databases)."""
+    """Find pages (database rows included) and databases whose title contains every word of the query."""
+    if p.timestamp is not None and p.timestamp != "last_edited_time":
+        raise ToolError("timestamp: the only supported value is last_edited_time")
+    if p.timestamp is not None and p.direction not in ("ascending", "descending"):
+        raise ToolError("direction: ascending or descending is required with timestamp")
     words = p.query.lower().split()
-    found = [
-        page
-        for page in all_pages(world)
-        if not page.archived and p.filter_value != "database" and all(w in page.title.lower() for w in words)
-    ]
+    found: list[dict[str, Any]] = []
+    if p.filter_value in (None, "page"):
+        found += [
+            render_page(world, x) for x in all_pages(world) if not x.archived and _matches(x.title, words)
+        ]
+        if p.filter_properties is not None:
+            keep = set(p.filter_properties)
+            for item in found:
+                item["properties"] = {k: v for k, v in item["properties"].items() if k in keep}
+    if p.filter_value in (None, "database"):
+        found += [
+            render_database(world, d)
+            for d in world.notion.databases
+            if not d.archived and _matches(d.title, words)
+        ]
     if p.timestamp:
-        found.sort(key=lambda page: page.last_edited, reverse=p.direction != "ascending")
-    return _list(
-        [render_page(world, page) for page in found], _start(p.start_cursor), p.page_size, "page_or_database"
-    )
+        found.sort(key=lambda item: str(item["last_edited_time"]), reverse=p.direction != "ascending")
+    cursor = (
+        p.start_cursor if p.start_cursor and p.start_cursor.isdigit() else None
+    )  # invalid: from the start
+    return listing(found, start_of(cursor), p.page_size, "page_or_database")
 
 
 class RetrievePage(Params):
-    page_id: str
+    page_id: str = Field(description="A page id (a database row is a page), not a database id.")
 
 
-@tool("NOTION_RETRIEVE_PAGE", RetrievePage, confirmed=False)
+@tool("NOTION_RETRIEVE_PAGE", RetrievePage)
 def retrieve_page(world: World, p: RetrievePage) -> dict[str, Any]:
     """Get a page's title, properties, parent and url (its content is its block children)."""
     return render_page(world, find_page(world, p.page_id))
@@ -486,15 +275,16 @@ def retrieve_page(world: World, p: RetrievePage) -> dict[str, Any]:
 class FetchChildren(Params):
     block_id: str = Field(description="A page id or a block id.")
     page_size: int | None = Field(default=None, ge=1, le=100, description="None: Notion's 100.")
-    start_cursor: str | None = None
+    start_cursor: OptStr = None
 
 
 @tool("NOTION_FETCH_BLOCK_CONTENTS", FetchChildren)
 def fetch_children(world: World, p: FetchChildren) -> dict[str, Any]:
-    """List the child blocks of a page or block (a table's children are its rows, header first; the
-    pages under a page are child_page blocks)."""
+    """List the child blocks of a page or block (a table's children are its rows, header first; a
+    database is a child_database block, its rows read with the database tools; the pages under a
+    page are child_page blocks)."""
     found = find_block(world, p.block_id)
-    return _list(_children(world, found), _start(p.start_cursor), p.page_size or 100, "block")
+    return listing(children(world, found), start_of(p.start_cursor), p.page_size or 100, "block")
 
 
 def _text_block(world: World, index: int, kind: str, body: dict[str, Any], stamp: str) -> Block:
@@ -508,93 +298,87 @@ def _text_block(world: World, index: int, kind: str, body: dict[str, Any], stamp
     )
 
 
-def _row_block(
-    world: World, uid: tuple[object, ...], cells: list[Any], width: int | None, stamp: str
-) -> Block:
-    if width is not None and len(cells) != width:
-        raise ToolError(f"table_row.cells must be a list of {width} rich_text arrays, one per column")
-    return Block(
-        id=world.make_uuid("block-new", *uid),
-        type="table_row",
-        cells=[plain(c) for c in cells],
-        created_by="agent",
-        last_edited=stamp,
-    )
-
-
-def _table_block(world: World, index: int, body: dict[str, Any], stamp: str) -> Block:
-    width, rows = body["table_width"], body["children"]
-    if width < 1:
-        raise ToolError(f"children[{index}]: table.table_width must be a positive integer")
-    if not rows:
-        raise ToolError(f"children[{index}]: a table needs at least one table_row in table.children")
-    built = [
-        _row_block(world, (world.clock, index, n), row["table_row"]["cells"], width, stamp)
-        for n, row in enumerate(rows)
-    ]
+def _table_block(world: World, index: int, table: TableInput, stamp: str) -> Block:
+    rows = []
+    for n, row in enumerate(table.rows):
+        if len(row.cells) != table.table_width:
+            raise ToolError(
+                f"tables[{index}].rows[{n}]: {len(row.cells)} cells, table_width is {table.table_width}"
+            )
+        rows.append(
+            Block(
+                id=world.make_uuid("block-new", world.clock, index, n),
+                type="table_row",
+                cells=[plain([c.model_dump() for c in cell]) for cell in row.cells],
+                created_by="agent",
+                last_edited=stamp,
+            )
+        )
     return Block(
         id=world.make_uuid("block-new", world.clock, index),
         type="table",
-        children=built,
+        children=rows,
         created_by="agent",
         last_edited=stamp,
     )
 
 
-def _append(world: World, block_id: str, children: list[BaseModel], after: str | None) -> dict[str, Any]:
-    """Append new blocks (created_by="agent") under a page or block, at the end or after a child."""
+def _insert(world: World, block_id: str, make: list[Any], after: str | None) -> dict[str, Any]:
+    """Put new blocks (created_by="agent", made by `make` with the stamp) under a page or block, at
+    the end or after a child. A table or a database takes no appended blocks."""
     found = find_block(world, block_id, write=True)
-    target = found.block.children if found.block else found.page.blocks
-    if len(children) > 100:
-        raise ToolError("at most 100 blocks per request")
-    into_table = found.block is not None and found.block.type == "table"
-    stamp = world.tick()
-    new = []
-    for index, child in enumerate(children):
-        raw = child.model_dump()
-        kind = next(k for k, v in raw.items() if isinstance(v, dict))
-        if into_table != (kind == "table_row"):
-            raise ToolError(
-                f"children[{index}]: a table's children are table_row blocks"
-                if into_table
-                else f"children[{index}]: a table_row can only be appended to a table block"
+    holder = found.block
+    if holder is not None and holder.type in ("table", DATABASE, "divider"):
+        raise ToolError(
+            f"block {block_id} is a {holder.type}, which cannot have appended children"
+            + (
+                ": a database's rows are written with NOTION_INSERT_ROW_DATABASE"
+                if holder.type == DATABASE
+                else ""
             )
-        if kind == "table_row" and found.block is not None:
-            rows = found.block.children
-            width = len(rows[0].cells or []) if rows else None
-            new.append(_row_block(world, (world.clock, index), raw[kind]["cells"], width, stamp))
-        elif kind == "table":
-            new.append(_table_block(world, index, raw[kind], stamp))
-        else:
-            new.append(_text_block(world, index, kind, raw[kind], stamp))
+        )
+    target = holder.children if holder is not None else found.page.blocks
+    if len(make) > 100:
+        raise ToolError("at most 100 blocks per request")
+    stamp = world.tick()
+    new = [build(stamp) for build in make]
     position = len(target)
     if after:
-        ids = [b.id.replace("-", "") for b in target]
-        if after.replace("-", "") not in ids:
+        ids = [b.id for b in target]
+        match = [i for i, b in enumerate(ids) if same_id(b, after)]
+        if not match:
             raise ToolError(f"after: block {after} is not a child of {block_id}")
-        position = ids.index(after.replace("-", "")) + 1
+        position = match[0] + 1
     target[position:position] = new
     found.page.last_edited = stamp
-    parent = _parent_of(Found(found.page, None, target, found.block))
-    return _list([render_block(world, b, parent) for b in new], 0, len(new) or 1, "block")
+    parent = parent_of(Found(found.page, None, target, holder))
+    return listing([render_block(world, b, parent) for b in new], 0, len(new) or 1, "block")
+
+
+def _children_of(world: World, children_in: list[BaseModel]) -> list[Any]:
+    out = []
+    for index, child in enumerate(children_in):
+        raw = child.model_dump()
+        kind = next(k for k, v in raw.items() if isinstance(v, dict))
+        out.append(lambda stamp, i=index, k=kind, body=raw[kind]: _text_block(world, i, k, body, stamp))
+    return out
 
 
 class AppendBlocks(Params):
     block_id: str = Field(description="Page or block to append to.")
     children: list[TextChild] = Field(
         max_length=100,
+        validation_alias=AliasChoices("children", "blocks"),
         description="Text blocks: paragraph, heading_1..3, bulleted_list_item, numbered_list_item; "
-        "each {type, <type>: {rich_text: [{text: {content}}]}}.",
+        "each {type, <type>: {rich_text: [{text: {content}}]}} (also accepted as `blocks`).",
     )
-    after: str | None = Field(
-        default=None, description="Insert after this child block instead of at the end."
-    )
+    after: OptStr = Field(default=None, description="Insert after this child block instead of at the end.")
 
 
 @tool("NOTION_APPEND_TEXT_BLOCKS", AppendBlocks)
 def append_blocks(world: World, p: AppendBlocks) -> dict[str, Any]:
     """Append text blocks to a page or block, at the end or after a given child."""
-    return _append(world, p.block_id, list(p.children), p.after)
+    return _insert(world, p.block_id, _children_of(world, list(p.children)), p.after)
 
 
 class AppendTaskBlocks(Params):
@@ -604,140 +388,172 @@ class AppendTaskBlocks(Params):
         description="Task blocks: to_do ({rich_text, checked}), toggle or callout ({rich_text}); "
         "each {type, <type>: {...}}.",
     )
-    after: str | None = Field(default=None, description="Insert after this child block.")
+    after: OptStr = Field(default=None, description="Insert after this child block.")
 
 
-@tool("NOTION_APPEND_TASK_BLOCKS", AppendTaskBlocks, confirmed=False)
+@tool("NOTION_APPEND_TASK_BLOCKS", AppendTaskBlocks)
 def append_task_blocks(world: World, p: AppendTaskBlocks) -> dict[str, Any]:
     """Append to-do, toggle or callout blocks to a page or block."""
-    return _append(world, p.block_id, list(p.children), p.after)
+    return _insert(world, p.block_id, _children_of(world, list(p.children)), p.after)
 
 
 class AppendTableBlocks(Params):
-    block_id: str = Field(
-        description="A page or block to add a new table to, or a table block to add rows to."
-    )
-    children: list[TableChild] = Field(
+    block_id: str = Field(description="The page or block to add the new tables to.")
+    tables: list[TableInput] = Field(
         max_length=100,
-        description="Either table blocks ({type: table, table: {table_width, has_column_header, "
-        "children: [table_row...]}}) for a page, or table_row blocks ({type: table_row, "
-        "table_row: {cells: [[rich_text], ...]}}) to add rows to an existing table.",
+        description="New tables: each {table_width, has_column_header, has_row_header, rows: "
+        "[{cells: [[rich_text], ...]}]}, as many cells per row as table_width.",
     )
-    after: str | None = Field(default=None, description="Insert after this child block (or row).")
+    after: OptStr = Field(default=None, description="Insert after this child block.")
 
 
-@tool("NOTION_APPEND_TABLE_BLOCKS", AppendTableBlocks, confirmed=False)
+@tool("NOTION_APPEND_TABLE_BLOCKS", AppendTableBlocks)
 def append_table_blocks(world: World, p: AppendTableBlocks) -> dict[str, Any]:
-    """Add a table to a page, or add rows to an existing table (one cell per column)."""
-    return _append(world, p.block_id, list(p.children), p.after)
+    """Add new tables (with their rows) to a page or block. It does not add rows to an existing table."""
+    make = [lambda stamp, i=i, t=t: _table_block(world, i, t, stamp) for i, t in enumerate(p.tables)]
+    return _insert(world, p.block_id, make, p.after)
 
 
 class UpdateBlock(Params):
-    block_id: str
-    block_type: str = Field(description="The block's type, e.g. paragraph, to_do, table_row.")
-    content: dict[str, Any] = Field(
-        description="The type object as in the Notion API: {rich_text: [{text: {content}}]} "
-        "(text blocks), plus {checked: bool} for to_do, or {cells: [[rich_text], ...]} for table_row."
+    block_id: str = Field(description="The block to change.")
+    content: str = Field(max_length=MAX_TEXT, description="The new text; replaces the block's text.")
+    block_type: OptStr = Field(default=None, description="The block's own type (it cannot change).")
+    language: OptStr = Field(default=None, description="A code block's language (kept if omitted).")
+    additional_properties: dict[str, Any] | None = Field(
+        default=None, description="Type-specific extras: checked (to_do), color, is_toggleable, icon."
     )
 
 
-@tool("NOTION_UPDATE_BLOCK", UpdateBlock, confirmed=False)
+EXTRAS = {"to_do": {"checked"}, "callout": {"icon"}, "code": {"caption"}}
+
+
+def _extras(block: Block, extras: dict[str, Any]) -> None:
+    """Apply `additional_properties` (nulls dropped, as Composio drops them); `archived` is refused."""
+    given = {k: v for k, v in extras.items() if v is not None}
+    if "archived" in given:
+        raise ToolError("additional_properties: archived cannot be set here; use NOTION_DELETE_BLOCK")
+    allowed = (
+        {"color"}
+        | EXTRAS.get(block.type, set())
+        | ({"is_toggleable"} if block.type.startswith("heading_") else set())
+    )
+    unknown = sorted(set(given) - allowed)
+    if unknown:
+        raise ToolError(
+            f"additional_properties: {', '.join(unknown)} is not a property of a {block.type} block"
+        )
+    if "checked" in given:
+        if not isinstance(given["checked"], bool):
+            raise ToolError("additional_properties.checked must be true or false")
+        block.checked = given["checked"]
+
+
+@tool("NOTION_UPDATE_BLOCK", UpdateBlock)
 def update_block(world: World, p: UpdateBlock) -> dict[str, Any]:
-    """Change a block's text, a to_do's checked state, or a table row's cells, in place."""
+    """Replace a text block's text (paragraph, headings, list items, to_do, toggle, code, quote,
+    callout), keeping its type; a to_do's checked state through additional_properties."""
     found = find_block(world, p.block_id)
     block = found.block
     if block is None:
         raise ToolError("block_id is a page; use NOTION_UPDATE_PAGE for page properties")
-    if block.type != p.block_type:
-        raise ToolError(f"block {p.block_id} is a {block.type}, not a {p.block_type}")
-    if block.type == "table_row":
-        cells = p.content.get("cells")
-        if not isinstance(cells, list) or len(cells) != len(block.cells or []):
-            raise ToolError(f"cells must be a list of {len(block.cells or [])} rich_text arrays")
-        block.cells = [plain(c) for c in cells]
-    elif block.type in TEXT_TYPES:
-        if "rich_text" in p.content:
-            block.text = plain(p.content["rich_text"])
-        if block.type == "to_do" and "checked" in p.content:
-            if not isinstance(p.content["checked"], bool):
-                raise ToolError("checked must be true or false")
-            block.checked = p.content["checked"]
-    else:
-        raise ToolError(f"blocks of type {block.type} cannot be updated")
+    if p.block_type is not None and p.block_type != block.type:
+        raise ToolError(
+            f"block {p.block_id} is a {block.type}, not a {p.block_type}: a block's type cannot change"
+        )
+    if block.type not in UPDATABLE:
+        raise ToolError(
+            f"blocks of type {block.type} cannot be updated with NOTION_UPDATE_BLOCK "
+            f"(supported: {', '.join(UPDATABLE)})"
+        )
+    _extras(block, p.additional_properties or {})
+    block.text = p.content
     block.edited = True
     block.last_edited = found.page.last_edited = world.tick()
-    return render_block(world, block, _parent_of(found))
+    return render_block(world, block, parent_of(found))
 
 
 class DeleteBlock(Params):
-    block_id: str
+    block_id: str = Field(description="A block, page or database id.")
 
 
 @tool("NOTION_DELETE_BLOCK", DeleteBlock)
 def delete_block(world: World, p: DeleteBlock) -> dict[str, Any]:
-    """Archive (delete) a block, or a page given its id."""
-    found = find_block(world, p.block_id, write=True)
+    """Archive (delete) a block, a page or a database."""
+    database = next((d for d in world.notion.databases if same_id(d.id, p.block_id)), None)
     stamp = world.tick()
+    if database is not None:
+        database.archived = True
+        database.last_edited = stamp
+        for page in world.notion.pages:
+            for block in page.walk():
+                if block.id == database.id:
+                    block.archived, block.last_edited = True, stamp
+        parent = (
+            {"type": "page_id", "page_id": database.page}
+            if database.page
+            else {"type": "workspace", "workspace": True}
+        )
+        return render_block(world, database_block(world, database), parent)
+    found = find_block(world, p.block_id, write=True)
     if found.block is None:
         found.page.archived = True
         found.page.last_edited = stamp
-        return _child_page(world, found.page, _page_parent(world, found.page))
+        return child_page(world, found.page, page_parent(world, found.page))
     found.block.archived = True
     found.block.last_edited = found.page.last_edited = stamp
-    return render_block(world, found.block, _parent_of(found))
+    return render_block(world, found.block, parent_of(found))
 
 
-def _property_text(name: str, value: Any) -> str:
-    """A property value as the Notion API takes it: {title|rich_text: [...]}, {select|status: {name}},
-    or a rich text array. A bare string is refused, as Notion refuses it."""
+def _page_title(name: str, value: Any) -> str | None:
+    """A page's title given as {title: [rich text]} (or the rich text array itself), else None."""
     if isinstance(value, list):
         return plain(value)
-    if isinstance(value, dict):
-        for kind in ("title", "rich_text"):
-            if kind in value:
-                return plain(value[kind])
-        for kind in ("select", "status"):
-            option = value.get(kind)
-            if isinstance(option, dict) and isinstance(option.get("name"), str):
-                return str(option["name"])
-    raise ToolError(
-        f"properties.{name}: expected a property value such as {{rich_text: [{{text: {{content}}}}]}}, "
-        "{title: [...]} or {select: {name}}"
-    )
+    if isinstance(value, dict) and "title" in value:
+        return plain(value["title"])
+    return None
 
 
 class UpdatePage(Params):
-    page_id: str
-    properties: dict[str, Any] = Field(
-        default={},
-        description="Property name -> value, e.g. {title: [rich_text]} or {Status: {select: {name}}}.",
+    page_id: str = Field(description="The page (or database row) to change.")
+    properties: dict[str, Any] | None = Field(
+        default=None,
+        description="Property name -> value object, e.g. {Status: {select: {name: Done}}} or "
+        "{Notes: {rich_text: [{text: {content}}]}}; plain values are refused.",
     )
-    archived: bool | None = Field(default=None, description="true moves the page to trash.")
+    archived: bool | None = Field(
+        default=None, description="true moves the page to trash, false restores it."
+    )
     icon: dict[str, Any] | None = None
     cover: dict[str, Any] | None = None
 
 
 @tool("NOTION_UPDATE_PAGE", UpdatePage)
 def update_page(world: World, p: UpdatePage) -> dict[str, Any]:
-    """Change a page's title or existing properties (its content is blocks: use NOTION_UPDATE_BLOCK)."""
+    """Change a page's title, a database row's properties, or archive it (its content is blocks:
+    use NOTION_UPDATE_BLOCK)."""
     if not p.properties and p.archived is None and p.icon is None and p.cover is None:
         raise ToolError("Nothing to update: give properties, archived, icon or cover")
     page = find_page(world, p.page_id, write=True)
-    updates: dict[str, str] = {}
-    title: str | None = None
-    for name, value in p.properties.items():
-        text = _property_text(name, value)
-        if name.lower() in ("title", "name"):
+    database = find_database(world, page.database) if page.database is not None else None
+    staged: list[tuple[Any, str]] = []
+    for name, value in (p.properties or {}).items():
+        if database is None:
+            title = _page_title(name, value)
+            if title is None:
+                raise ToolError(f"{name} is not a property that exists.")
+            staged.append((None, title))
+            continue
+        column = column_of(database, name)
+        staged.append((column, from_api(column, value)))
+    for column, text in staged:
+        if column is None:
             if not text.strip():
                 raise ToolError("the title must not be empty")
-            title = text
-        elif name in page.properties:
-            updates[name] = text
-        else:
-            raise ToolError(f"{name} is not a property that exists.")
-    if title is not None:
-        page.title = title
-    page.properties.update(updates)
+            page.title = text
+        elif database is not None:
+            assign(database, page, column, text)
+    if staged:
+        page.edited = True
     if p.archived is not None:
         page.archived = p.archived
     page.last_edited = world.tick()
@@ -745,26 +561,115 @@ def update_page(world: World, p: UpdatePage) -> dict[str, Any]:
 
 
 class CreatePage(Params):
-    parent_id: str = Field(description="Id of the parent page.")
+    parent_id: str = Field(
+        validation_alias=AliasChoices("parent_id", "parent_page_id"),
+        description="The parent page's (or database's) id, or its exact title.",
+    )
     title: str = Field(description="Title of the new page.")
     icon: OptStr = Field(default=None, description="A single emoji.")
     cover: OptStr = Field(default=None, description="Public image URL.")
+    markdown: OptStr = Field(default=None, description="The page's content as Markdown.")
+
+
+MARKDOWN_BLOCKS = {"h1": "heading_1", "h2": "heading_2", "h3": "heading_3"}
+
+
+def _inline_text(token: Token) -> str:
+    """An inline token's text without its Markdown marks (the sandbox keeps plain text)."""
+    parts = []
+    for child in token.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append("\n")
+    return "".join(parts)
+
+
+def markdown_blocks(text: str) -> list[tuple[str, str, bool | None]]:
+    """(type, text, checked) for each block of a Markdown body: headings 1-3, paragraphs, bulleted
+    and numbered list items ("- [ ]" / "- [x]" are to-dos), quotes, fenced code and dividers."""
+    out: list[tuple[str, str, bool | None]] = []
+    lists: list[str] = []
+    quoted = 0
+    pending: str | None = None
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.type in ("bullet_list_open", "ordered_list_open"):
+            lists.append("bulleted_list_item" if token.type == "bullet_list_open" else "numbered_list_item")
+        elif token.type in ("bullet_list_close", "ordered_list_close"):
+            lists.pop()
+        elif token.type == "blockquote_open":
+            quoted += 1
+        elif token.type == "blockquote_close":
+            quoted -= 1
+        elif token.type == "heading_open":
+            pending = MARKDOWN_BLOCKS.get(token.tag, "heading_3")
+        elif token.type == "inline":
+            body = _inline_text(token)
+            kind = pending or ("quote" if quoted else lists[-1] if lists else "paragraph")
+            checked: bool | None = None
+            if kind == "bulleted_list_item" and body[:4] in ("[ ] ", "[x] ", "[X] "):
+                kind, checked, body = "to_do", body[1] != " ", body[4:]
+            out.append((kind, body, checked))
+            pending = None
+        elif token.type in ("fence", "code_block"):
+            out.append(("code", token.content.rstrip("\n"), None))
+        elif token.type == "hr":
+            out.append(("divider", "", None))
+    return out
+
+
+def _markdown_children(world: World, text: str, stamp: str) -> list[Block]:
+    blocks = []
+    for index, (kind, body, checked) in enumerate(markdown_blocks(text)):
+        if len(body) > MAX_TEXT:
+            raise ToolError(f"markdown: a block of {len(body)} characters is longer than {MAX_TEXT}")
+        blocks.append(
+            Block(
+                id=world.make_uuid("block-new", world.clock, index),
+                type=kind,
+                text=body,
+                checked=checked if kind == "to_do" else None,
+                created_by="agent",
+                last_edited=stamp,
+            )
+        )
+    return blocks
+
+
+def _parent(world: World, ref: str) -> tuple[Page | None, str | None]:
+    """The parent a new page goes under: a page, or a database (its id), by id or exact title."""
+    for database in world.notion.databases:
+        if not database.archived and (same_id(database.id, ref) or database.title == ref):
+            return None, database.id
+    try:
+        return find_page(world, ref), None
+    except ToolError:
+        titled = [p for p in placed_pages(world) if p.title == ref and not p.archived]
+        if len(titled) == 1:
+            return titled[0], None
+        raise
 
 
 @tool("NOTION_CREATE_NOTION_PAGE", CreatePage)
 def create_page(world: World, p: CreatePage) -> dict[str, Any]:
-    """Create an empty page under a parent page; add its content with the append tools."""
-    parent = find_page(world, p.parent_id)
+    """Create a page under a parent page (or a row in a database), empty or with Markdown content."""
     if not p.title.strip():
         raise ToolError("title must not be empty")
+    parent, database_id = _parent(world, p.parent_id)
     stamp = world.tick()
     page = Page(
         id=world.make_uuid("page-new", world.clock),
         title=p.title,
-        path=list(_key(parent)),
+        path=list(key_of(parent)) if parent is not None else [],
         created_by="agent",
         last_edited=stamp,
     )
+    if database_id is not None:
+        database = find_database(world, database_id)
+        page.database = database.id
+        page.properties = blank_row(database)
+    if p.markdown:
+        page.blocks = _markdown_children(world, p.markdown, stamp)
     world.notion.pages.append(page)
     return render_page(world, page)
 

@@ -1,12 +1,19 @@
-"""A stand-in `redis` package for behaviour probes: it counts clients and pools, never opens a socket.
+"""A stand-in `redis` package for behaviour probes: it counts clients and pools, reaches no server.
 
 The agent's code imports `redis` as it would in production; this package goes first on the probe's
 `sys.path`, so the probe can ask "how many pools were made, and with what `max_connections`?"
 without a Redis server, and a per-batch connection shows up as a count, not as a hung socket.
+
+Each pool also leaves a connected socket pair open and each client a pipe, as a real client's
+connection lingers on the server: the grader counts them from /proc, outside the process, so a
+count the code under test rewrites in here is not the only record of what it made. Nothing keeps a
+Python object for them (the descriptors are detached), so the memory the probe traces is unchanged.
 """
 
 from __future__ import annotations
 
+import os
+import socket
 import weakref
 from typing import Any
 
@@ -36,6 +43,7 @@ class ConnectionPool:
         self.implicit = False
         COUNTS["pools"] += 1
         POOLS.add(self)
+        _leave_open(socket.socketpair())
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> ConnectionPool:
@@ -50,6 +58,11 @@ class ConnectionPool:
 
 class BlockingConnectionPool(ConnectionPool):
     pass
+
+
+def _leave_open(pair: tuple[socket.socket, socket.socket]) -> None:
+    for end in pair:
+        end.detach()  # the descriptor stays open with no object holding it
 
 
 def _reply(*args: Any, **kwargs: Any) -> Any:
@@ -86,6 +99,7 @@ class Redis:
         self.connection_pool = connection_pool
         COUNTS["clients"] += 1
         CLIENTS.add(self)
+        os.pipe()  # both ends stay open: the grader counts pipes
 
     @classmethod
     def from_url(cls, url: str, **kwargs: Any) -> Redis:

@@ -1,8 +1,11 @@
 """A tour of every tool the agent has, on the trial-run world: one call or more per tool, each
 argument taken from an earlier result the way an agent would take it.
 
-Runs on any toolset (the sandbox, or Composio's tools over the fakes), so tests can hold both to
-Composio's output schemas and to each other. Every call must succeed: a failure is the finding.
+Runs on any toolset (the sandbox, or Composio's tools live or over the test fakes), so the results
+of the same calls can be compared shape by shape: `evals tools check --outputs` tours the live
+world and the sandbox and names every field the sandbox gives that Composio does not; the tests
+hold the sandbox and the fakes to Composio's output schemas and to each other. Every call must
+succeed: the first failure stops the tour (`TourStopped`), and is the finding.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from typing import Any
 from evals.world.sandbox.tools.base import Envelope, Toolset
 
 SPEC = "Moderation Classifier Threshold Spec"
+
+
+class TourStopped(Exception):
+    """A call of the tour failed: later calls need its result."""
 
 
 @dataclass
@@ -33,7 +40,8 @@ class Tour:
     async def call(self, slug: str, **args: Any) -> Any:
         result = await self.toolset.call(slug, args)
         self.calls.append(Call(slug, args, result))
-        assert result["successful"], f"{slug}({args}) failed: {result['error']}"
+        if not result.get("successful"):
+            raise TourStopped(f"{slug}({args}) failed: {result.get('error')}")
         return result["data"]
 
     async def run(self) -> list[Call]:
@@ -78,6 +86,7 @@ class Tour:
         await self.call("GMAIL_FETCH_MESSAGE_BY_MESSAGE_ID", message_id=first["messageId"])
         await self.call("GMAIL_FETCH_MESSAGE_BY_THREAD_ID", thread_id=first["threadId"])
         await self.call("GMAIL_LIST_THREADS", max_results=5)
+        await self.call("GMAIL_LIST_THREADS", max_results=2, verbose=True)
         await self.call(
             "GMAIL_REPLY_TO_THREAD",
             thread_id=first["threadId"],
@@ -97,13 +106,13 @@ class Tour:
         await self.call("NOTION_RETRIEVE_PAGE", page_id=spec)
         blocks = await self.call("NOTION_FETCH_BLOCK_CONTENTS", block_id=spec)
         decision = next(b for b in blocks["results"] if "0.85" in str(b))
-        text = [{"type": "text", "text": {"content": "The flagging threshold is 0.85."}}]
         await self.call(
             "NOTION_UPDATE_BLOCK",
             block_id=decision["id"],
             block_type="paragraph",
-            content={"rich_text": text},
+            content="The flagging threshold is 0.85.",
         )
+        text = [{"type": "text", "text": {"content": "The flagging threshold is 0.85."}}]
         added = await self.call(
             "NOTION_APPEND_TEXT_BLOCKS",
             block_id=spec,
@@ -119,18 +128,36 @@ class Tour:
         await self.call(
             "NOTION_APPEND_TABLE_BLOCKS",
             block_id=spec,
-            children=[
-                {
-                    "type": "table",
-                    "table": {
-                        "table_width": 2,
-                        "has_column_header": True,
-                        "children": [{"type": "table_row", "table_row": {"cells": cells}}],
-                    },
-                }
-            ],
+            tables=[{"table_width": 2, "has_column_header": True, "rows": [{"cells": cells}]}],
         )
         await self.call("NOTION_DELETE_BLOCK", block_id=added["results"][0]["id"])
         page = await self.call("NOTION_CREATE_NOTION_PAGE", parent_id=spec, title="Tour notes")
-        await self.call("NOTION_UPDATE_PAGE", page_id=page["id"], properties={"title": text})
+        await self.call("NOTION_UPDATE_PAGE", page_id=page["id"], properties={"title": {"title": text}})
         await self.call("NOTION_ARCHIVE_NOTION_PAGE", page_id=page["id"])
+        await self.board(text)
+
+    async def board(self, text: list[dict[str, Any]]) -> None:
+        """The Sprint 4 board: found from its page, read and written with the database tools."""
+        sprint = await self.call("NOTION_SEARCH_NOTION_PAGE", query="Sprint 4", filter_value="page")
+        blocks = await self.call("NOTION_FETCH_BLOCK_CONTENTS", block_id=sprint["results"][0]["id"])
+        board = next(b for b in blocks["results"] if b["type"] == "child_database")
+        await self.call("NOTION_SEARCH_NOTION_PAGE", query="Tickets", filter_value="database")
+        await self.call("NOTION_FETCH_DATABASE", database_id=board["id"])
+        rows = await self.call(
+            "NOTION_QUERY_DATABASE",
+            database_id=board["id"],
+            sorts=[{"property_name": "Ticket", "ascending": True}],
+        )
+        row = next(r for r in rows["results"] if "#131" in str(r["properties"]))
+        await self.call("NOTION_FETCH_ROW", page_id=row["id"])
+        status = [{"name": "Status", "type": "select", "value": "Done"}]
+        await self.call("NOTION_UPDATE_ROW_DATABASE", row_id=row["id"], properties=status)
+        await self.call("NOTION_UPDATE_PAGE", page_id=row["id"], properties={"Notes": {"rich_text": text}})
+        await self.call(
+            "NOTION_INSERT_ROW_DATABASE",
+            database_id=board["id"],
+            properties=[
+                {"name": "Ticket", "type": "title", "value": "#135"},
+                {"name": "Status", "type": "select", "value": "To Do"},
+            ],
+        )

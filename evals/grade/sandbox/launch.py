@@ -1,0 +1,418 @@
+"""The one launcher in front of every execution of agent-written code.
+
+`Sandbox.start(files, argv)` writes the tree to a fresh scratch directory (every path contained:
+evals/world/sandbox/tools/paths.py) and starts `argv` there, confined by the strongest mode this
+machine gives (evals/grade/sandbox/policy.py):
+
+- `bwrap-root` / `bwrap-userns`: bubblewrap with its own pid, network, mount, ipc and uts
+  namespaces; read-only binds of /usr, a few /etc files, the interpreter and the grader's probe
+  files; a private /tmp, /run and /dev; the scratch copy the only writable place and the working
+  directory. As root it then drops to uid 65534 with no capabilities (`setpriv`); without root an
+  unprivileged user namespace maps the grader's uid to 65534.
+- `landlock`: no namespaces; the Landlock rules and seccomp filter `confine.py` applies.
+- `none`: only what every mode has.
+
+Every mode: the launcher itself (bubblewrap stays pid 1 of its namespace) gets an environment built
+from an allowlist, never copied from the grader's, so no key or token reaches it; `confine.py`
+sets resource limits, no_new_privs and the seccomp filter before it execs the program; the whole
+sandbox is SIGKILLed when the caller is done (its pid namespace, or its session), so no process
+outlives the check to write records or tamper with a later trial. Results the grader trusts are
+read by the grader (`measure.py`, files read here without following links), never taken from what
+the program prints.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import functools
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from evals.grade.sandbox import confine, worker
+from evals.grade.sandbox.measure import Usage, measurable, namespace_members, session_members, usage
+from evals.grade.sandbox.policy import (
+    GUARANTEES,
+    MODES,
+    ExecutionDeferred,
+    Mode,
+    SandboxUnavailable,
+    deferring,
+    forced_mode,
+    minimum_mode,
+    strength,
+)
+from evals.world.sandbox.tools.paths import UnsafePath, contained
+
+PYTHON = sys.executable
+NOBODY = 65534
+SYSTEM_PATH = "/usr/bin:/bin"
+CONFINE = Path(confine.__file__).resolve()
+WORKER = Path(worker.__file__).resolve()
+HERE = CONFINE.parent
+ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/localtime",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+)
+DEVICES = ("/dev/urandom", "/dev/random", "/dev/zero")
+PR_SET_DUMPABLE = 4
+READ_LIMIT = 4 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits inside (the wall-clock timeout is the caller's)."""
+
+    cpu_s: int = 120
+    memory_bytes: int = 4 << 30
+    file_bytes: int = 64 << 20
+    open_files: int = 4096
+
+    def rlimits(self) -> dict[str, int]:
+        return {
+            "RLIMIT_CORE": 0,
+            "RLIMIT_CPU": self.cpu_s,
+            "RLIMIT_AS": self.memory_bytes,
+            "RLIMIT_FSIZE": self.file_bytes,
+            "RLIMIT_NOFILE": self.open_files,
+        }
+
+
+def interpreter_paths() -> list[str]:
+    """What the interpreter needs to start: its prefix, a virtualenv's, and where the binary lives."""
+    found = {sys.base_prefix, sys.prefix, str(Path(os.path.realpath(PYTHON)).parent.parent)}
+    return sorted(found)
+
+
+def environment(scratch: Path, extra: Mapping[str, str] = {}) -> dict[str, str]:
+    """The only environment the launcher and the program ever get: fixed values, nothing copied."""
+    return {
+        "PATH": SYSTEM_PATH,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "HOME": str(scratch),
+        "TMPDIR": str(scratch / ".tmp"),
+        **extra,
+    }
+
+
+def write_tree(files: Mapping[str, str], root: Path) -> list[str]:
+    """Write `files` under `root`, each path checked and contained; return the paths refused."""
+    refused = []
+    for path, content in files.items():
+        try:
+            dest = contained(root, path)
+        except UnsafePath:
+            refused.append(path)
+            continue
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(content, encoding="utf-8")
+    return refused
+
+
+def _give_to_nobody(root: Path) -> None:
+    for folder, dirs, names in os.walk(root):
+        for name in [folder, *(os.path.join(folder, n) for n in (*dirs, *names))]:
+            os.lchown(name, NOBODY, NOBODY)
+
+
+def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
+    args = [
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--unshare-net",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--hostname",
+        "sandbox",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+    ]
+    for link in ("bin", "sbin", "lib", "lib64"):
+        args += ["--symlink", f"usr/{link}", f"/{link}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    for path in ETC_FILES:
+        args += ["--ro-bind-try", path, path]
+    made = {"/", "/usr", "/tmp", "/run", "/proc", "/dev", "/etc"}
+    for path in [*readable, str(scratch)]:
+        # bubblewrap (as root) creates missing parents 0700, which uid 65534 could not traverse
+        for parent in reversed(Path(path).parents):
+            if str(parent) not in made:
+                made.add(str(parent))
+                args += ["--perms", "0755", "--dir", str(parent)]
+        args += ["--bind" if path == str(scratch) else "--ro-bind", path, path]
+    for key, value in environment(scratch).items():
+        args += ["--setenv", key, value]
+    return [*args, "--chdir", str(scratch)]
+
+
+def _drop_capabilities() -> list[str]:
+    """As root outside bubblewrap: keep uid 0 (the interpreter may be readable by root only) but
+    drop every capability, so DAC and ptrace checks apply to it like to any process of its uid."""
+    if os.geteuid() != 0 or not _executable("setpriv"):
+        return []
+    return ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+
+
+def command(
+    mode: Mode,
+    scratch: Path,
+    argv: Sequence[str],
+    readable: Sequence[str],
+    limits: Limits,
+    info_fd: int | None,
+) -> list[str]:
+    """The full command line: launcher, confinement, then `argv`."""
+    config: dict[str, Any] = {"rlimits": limits.rlimits()}
+    inner = [PYTHON, "-I", "-S", "-B", str(CONFINE)]
+    ro = [*interpreter_paths(), str(HERE), *readable]
+    if mode == "landlock":
+        config["landlock"] = {"ro": ["/usr", *ETC_FILES, *DEVICES, *ro], "rw": [str(scratch), "/dev/null"]}
+        config["deny_sockets"] = True
+    confined = [*inner, json.dumps(config), "--", *argv]
+    if mode in ("landlock", "none"):
+        return [*_drop_capabilities(), *confined]
+    binds = _bwrap_binds(scratch, sorted(set(ro)))
+    info = ["--info-fd", str(info_fd)] if info_fd is not None else []
+    if mode == "bwrap-root":
+        drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+        drop += ["--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+        return ["bwrap", *binds, *info, *drop, *confined]
+    user = [
+        "--unshare-user",
+        "--disable-userns",
+        "--uid",
+        str(NOBODY),
+        "--gid",
+        str(NOBODY),
+        "--cap-drop",
+        "ALL",
+    ]
+    return ["bwrap", *user, *binds, *info, *confined]
+
+
+def _executable(name: str) -> bool:
+    return shutil.which(name, path=SYSTEM_PATH) is not None
+
+
+@functools.cache
+def available(mode: Mode) -> bool:
+    """Whether `mode` works on this machine: tried once per process (a tiny program, confined)."""
+    if mode == "none":
+        return True
+    if sys.platform != "linux":
+        return False
+    if mode == "landlock":
+        return confine.landlock_abi() >= 1
+    if not _executable("bwrap") or (
+        mode == "bwrap-root" and (os.geteuid() != 0 or not _executable("setpriv"))
+    ):
+        return False
+    scratch = Path(tempfile.mkdtemp(prefix="evals-sandbox-check-"))
+    try:
+        os.chmod(scratch, 0o755)
+        argv = command(mode, scratch, [PYTHON, "-I", "-S", "-c", "pass"], [], Limits(), None)
+        done = subprocess.run(
+            argv, cwd=scratch, env=environment(scratch), capture_output=True, timeout=60, check=False
+        )
+        return done.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def chosen_mode() -> Mode:
+    """The mode agent code runs under here: forced (EVALS_SANDBOX) or the strongest available, never
+    weaker than EVALS_SANDBOX_MINIMUM (SandboxUnavailable otherwise)."""
+    forced = forced_mode()
+    if forced is not None and not available(forced):
+        raise SandboxUnavailable(f"the sandbox mode {forced} (EVALS_SANDBOX) does not work on this machine")
+    mode: Mode = forced if forced is not None else next(m for m in MODES if available(m))
+    minimum = minimum_mode()
+    if strength(mode) < strength(minimum):
+        raise SandboxUnavailable(
+            f"this machine gives agent code only the sandbox mode {mode!r} ({GUARANTEES[mode]}); "
+            f"EVALS_SANDBOX_MINIMUM asks for at least {minimum!r}: install bubblewrap (README "
+            "'How the PR workflow stays safe')"
+        )
+    return mode
+
+
+@functools.cache
+def _undumpable_grader() -> None:
+    """Mode `none` only: the grader's own /proc/<pid>/environ, fds and memory become unreadable to a
+    same-uid child (its ancestors' stay readable: that mode runs without secrets or not at all)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+class Sandbox:
+    """One confined program over a scratch copy of a tree. Use as a context manager: leaving it
+    kills every process of the sandbox and removes the copy."""
+
+    def __init__(
+        self, mode: Mode, proc: subprocess.Popen[bytes], scratch: Path, init: int | None, ns: str | None
+    ):
+        self.mode = mode
+        self.proc = proc
+        self.scratch = scratch
+        self._init = init
+        self._namespace = ns
+
+    @classmethod
+    def start(
+        cls,
+        files: Mapping[str, str],
+        argv: Sequence[str],
+        *,
+        readable: Sequence[Path] = (),
+        env: Mapping[str, str] = {},
+        limits: Limits = Limits(),
+        stdin: int | IO[Any] | None = subprocess.DEVNULL,
+        stdout: int | IO[Any] | None = subprocess.DEVNULL,
+        stderr: int | IO[Any] | None = subprocess.DEVNULL,
+    ) -> Sandbox:
+        """Copy `files` into a fresh scratch directory and start `argv` there, confined.
+
+        `readable`: grader folders the program may read (probe scripts, stubs), bound read-only.
+        `env`: fixed extra variables (never values taken from the grader's environment)."""
+        if deferring():
+            raise ExecutionDeferred("agent code is not executed in this job (EVALS_DEFER_EXECUTION)")
+        mode = chosen_mode()
+        if mode == "none":
+            _undumpable_grader()
+        scratch = Path(tempfile.mkdtemp(prefix="evals-sandbox-"))
+        try:
+            write_tree(files, scratch)
+            (scratch / ".tmp").mkdir(exist_ok=True)
+            os.chmod(scratch, 0o755)
+            if mode == "bwrap-root":
+                _give_to_nobody(scratch)
+            read_r, read_w = os.pipe() if mode.startswith("bwrap") else (-1, -1)
+            info = read_w if read_w >= 0 else None
+            argv_full = command(mode, scratch, argv, [str(p.resolve()) for p in readable], limits, info)
+            try:
+                proc = subprocess.Popen(
+                    argv_full,
+                    cwd=scratch,
+                    env=environment(scratch, env),
+                    stdin=stdin,
+                    stdout=stdout,
+                    stderr=stderr,
+                    pass_fds=(info,) if info is not None else (),
+                    start_new_session=True,
+                )
+            finally:
+                if info is not None:
+                    os.close(info)
+            init, ns = _read_info(read_r) if read_r >= 0 else (None, None)
+        except BaseException:
+            shutil.rmtree(scratch, ignore_errors=True)
+            raise
+        return cls(mode, proc, scratch, init, ns)
+
+    # --- what the grader reads --------------------------------------------------------------
+
+    def pids(self) -> list[int]:
+        """Every live process of the sandbox, detached ones included."""
+        if self._namespace is not None and self._init is not None:
+            return namespace_members(self._namespace, self._init)
+        return session_members(self.proc.pid)
+
+    def measure(self) -> Usage | None:
+        """Memory and descriptors of the sandbox's processes (MeasurementDenied fails closed); None
+        where the system has no /proc to read them from (not Linux)."""
+        return usage(self.pids()) if measurable() else None
+
+    def read_file(self, rel: str, limit: int = READ_LIMIT) -> bytes | None:
+        """A regular file of the scratch copy, read without following any link (the program may
+        have swapped a folder for a link to a grader file); None when absent or not a plain file."""
+        try:
+            parts = contained(self.scratch, rel).relative_to(self.scratch.resolve()).parts
+        except UnsafePath:
+            return None
+        fds = [os.open(self.scratch, os.O_RDONLY | os.O_DIRECTORY)]
+        try:
+            for part in parts[:-1]:
+                fds.append(os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fds[-1]))
+            fds.append(os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=fds[-1]))
+            info = os.fstat(fds[-1])
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+                return None
+            return os.read(fds[-1], limit + 1)[:limit]
+        except OSError:
+            return None
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    # --- the end ----------------------------------------------------------------------------------
+
+    def kill(self) -> None:
+        """SIGKILL every process of the sandbox and reap the launcher."""
+        if self._init is not None:
+            _signal(self._init)  # the pid namespace's init: the kernel kills the rest with it
+        else:
+            with contextlib.suppress(OSError):  # the launcher's process group (where /proc is missing too)
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            for _ in range(100):  # forks between a listing and the kill are in the next listing
+                members = session_members(self.proc.pid)
+                if not members:
+                    break
+                for pid in members:
+                    _signal(pid)
+        _signal(self.proc.pid)
+        self.proc.wait()
+
+    def close(self) -> None:
+        try:
+            self.kill()
+        finally:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _signal(pid: int) -> None:
+    with contextlib.suppress(OSError):  # already gone
+        os.kill(pid, signal.SIGKILL)
+
+
+def _read_info(fd: int) -> tuple[int | None, str | None]:
+    """bubblewrap's --info-fd JSON: the host pid of the namespace's init and the namespace's inode."""
+    raw = b""
+    try:
+        while chunk := os.read(fd, 4096):
+            raw += chunk
+    finally:
+        os.close(fd)
+    try:
+        info = json.loads(raw) if raw else {}
+        return int(info["child-pid"]), f"pid:[{int(info['pid-namespace'])}]"
+    except (ValueError, KeyError, TypeError):
+        return None, None

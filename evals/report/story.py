@@ -1,0 +1,190 @@
+"""The report's story: what broke, told the way a reviewer reads it, before any number.
+
+A regression or an undecided drop is read criterion by criterion: which one fell (by its rubric
+title), the concrete failure its check found ("expected FLAG_THRESHOLD = 0.85, found 0.8") or the
+judge's critique, in how many trials, and where the viewer shows it. A guard that fell is named the
+same way, with its full-marks count against the baseline's. An undecided drop says what deciding
+would take: about how many more trials, dollars and minutes, from the numbers the gate computed
+(`TotalComparison.decide_at`, the run's cost and time per trial). The gate's own reasoning (interval,
+Fisher and Holm p-values) is folded below the numbers by the report, not told here.
+
+Reads only `Summary`; everything an agent or a check wrote goes through evals/core/untrusted.py.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from evals.core.untrusted import md_text
+from evals.gate.compare import GuardComparison, ItemDelta, TotalComparison
+from evals.gate.summary import Summary, TrialSummary
+from evals.grade.result import PartGrade
+
+NAMED = 3  # criteria told with their failure; the rest are listed by title
+LISTED = 6  # criteria named in the "also lower" line
+DETAIL = 160
+
+
+class Links(Protocol):
+    def href(self, anchor: str) -> str: ...
+
+
+def anchor(scenario: str, criterion: str, trials: list[TrialSummary]) -> str:
+    """The viewer anchor of the criterion's (or part's) first failing part, else its first trial."""
+    for trial in trials:
+        for part in trial.parts:
+            if criterion in (part.criterion, part.id) and part.status == "failed":
+                return f"{scenario}/{trial.trial}/{part.id}"
+    first = next((t.trial for t in trials if t.status == "ok"), 0)
+    return f"{scenario}/{first}/{criterion}"
+
+
+def failure(part: PartGrade) -> str:
+    """The concrete failure of one part: its first failed check's detail, else its reason (a check's
+    `check: detail`, or the judge's critique)."""
+    failed = next((c for c in part.checks if not c.passed), None)
+    return failed.detail if failed is not None and failed.detail else part.reason
+
+
+def failing(criterion: str, trials: list[TrialSummary]) -> tuple[PartGrade | None, int, int]:
+    """(the first failing part of the criterion, or the part itself; trials in which it failed;
+    trials that were graded)."""
+    graded = [t for t in trials if t.status == "ok" and t.parts]
+    hits = [
+        (t, p) for t in graded for p in t.parts if criterion in (p.criterion, p.id) and p.status == "failed"
+    ]
+    return (hits[0][1] if hits else None), len({t.trial for t, _ in hits}), len(graded)
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def _points(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def _title(summary: Summary, scenario: str, criterion: str) -> str:
+    stats = summary.scenarios[scenario].criteria.get(criterion)
+    return md_text(stats.title, 90) if stats and stats.title else criterion
+
+
+def _key(summary: Summary, scenario: str, item: str) -> str:
+    return f"{scenario}/{item}" if summary.several else item
+
+
+def _drop_line(summary: Summary, scenario: str, criterion: str, d: ItemDelta, links: Links) -> str:
+    trials = summary.trials.get(scenario, [])
+    part, count, graded = failing(criterion, trials)
+    key = _key(summary, scenario, criterion)
+    stats = summary.scenarios[scenario].criteria.get(criterion)
+    points = f"{_points(d.baseline)} → {_points(d.run)} of {stats.max if stats else '?'} points"
+    rate = f"full marks {_pct(d.baseline_pass_rate)} → {_pct(d.pass_rate)}"
+    where = anchor(scenario, criterion, trials)
+    told = (
+        f"{md_text(failure(part), DETAIL).rstrip('.')}, in {count} of {graded} trials"
+        if part is not None
+        else "lower on average, no part failed outright"
+    )
+    title = _title(summary, scenario, criterion)
+    return f"- **{title}** ({key}; {points}; {rate}): {told} · [{where}]({links.href(where)})"
+
+
+def _drops(summary: Summary, links: Links) -> list[str]:
+    fell = sorted(
+        (
+            (d.delta, scenario, criterion, d)
+            for scenario, cmp in summary.comparison.items()
+            for criterion, d in cmp.criteria.items()
+            if d.delta is not None and d.delta < 0
+        ),
+        key=lambda item: item[0],
+    )
+    lines = [_drop_line(summary, s, c, d, links) for _, s, c, d in fell[:NAMED]]
+    rest = [
+        f"{_key(summary, s, c)} {_title(summary, s, c)} ({delta:+.2f})" for delta, s, c, _ in fell[NAMED:]
+    ]
+    if rest:
+        more = f" and {len(rest) - LISTED} more" if len(rest) > LISTED else ""
+        lines.append(f"- Also lower: {'; '.join(rest[:LISTED])}{more}.")
+    return lines
+
+
+def _guard_line(summary: Summary, g: GuardComparison, links: Links) -> str:
+    trials = summary.trials.get(g.scenario, [])
+    stats = summary.scenarios[g.scenario].parts.get(g.part)
+    criterion = stats.criterion if stats else g.part
+    part, _, _ = failing(g.part, trials)
+    where = anchor(g.scenario, g.part, trials)
+    told = f": {md_text(failure(part), DETAIL)}" if part is not None else ""
+    name = f"Guard {_key(summary, g.scenario, g.part)} of “{_title(summary, g.scenario, criterion)}”"
+    return (
+        f"- **{name}** fell: full marks in {g.passed} of {g.trials} trials, against "
+        f"{g.baseline_passed} of {g.baseline_trials} in the baseline{told} · [{where}]({links.href(where)})"
+    )
+
+
+def _headline(summary: Summary, g: TotalComparison) -> str:
+    fell = (
+        f"**The total fell {-g.delta:.2f} points** ({_points(g.baseline)} → {_points(g.run)} of "
+        f"{summary.total.max}), more than the {_points(g.allowed_drop)} allowed"
+    )
+    if g.ci[1] < 0:
+        return f"{fell}, and noise cannot explain it. What fell:"
+    return f"{fell}, but noise could explain it: the gate cannot tell yet. What fell:"
+
+
+def _minutes(seconds: float) -> str:
+    if seconds < 60:
+        return "under a minute"
+    return f"about {seconds / 60:.0f} minute{'s' if round(seconds / 60) != 1 else ''}"
+
+
+def to_decide(summary: Summary, g: TotalComparison) -> str:
+    """What an undecided drop would take to decide, from the gate's `decide_at` and the run's own
+    cost and time per trial."""
+    if g.decide_at is None:
+        return (
+            "**To decide:** more trials of this run would not: the baseline's own spread (from its "
+            f"{g.baseline_k} trials) keeps the interval across zero. Bless a baseline with more "
+            "trials (the nightly run's), then run again."
+        )
+    extra = max(g.decide_at - g.k, 0)
+    aggs = [a for name, a in summary.scenarios.items() if name in summary.comparison and a.k]
+    cost = extra * sum((a.usage.cost_usd + a.usage.judge_cost_usd) / a.k for a in aggs)
+    seconds = extra * sum(a.usage.latency_s_mean or 0 for a in aggs)
+    spend = f"about ${cost:.2f}" if cost else "no model cost"
+    text = (
+        f"**To decide:** if the drop holds at this size, about {extra} more trial{'s' if extra != 1 else ''} "
+        f"per scenario ({g.decide_at} in all) would show it is real: {spend} and {_minutes(seconds)} "
+        "of agent time, one trial after another."
+    )
+    if g.decide_at > g.budget:
+        text += (
+            f" That is past the gate's budget of {g.budget} trials per scenario (`gate.max_trials`): "
+            f"run it with `--trials {g.decide_at}`."
+        )
+    return text
+
+
+def story_lines(summary: Summary, links: Links) -> list[str]:
+    """The story of a regression or an undecided drop (empty for any other verdict): the headline,
+    each fallen criterion and guard with its concrete failure, and what deciding would take."""
+    g = summary.gate
+    guards = [x for x in summary.guards if x.regressed]
+    dropping = g is not None and g.delta < -g.allowed_drop
+    if summary.verdict not in ("regression", "inconclusive") or not (guards or dropping):
+        return []
+    lines: list[str] = []
+    if g is not None and dropping:
+        lines += [_headline(summary, g), "", *_drops(summary, links)]
+    if guards:
+        lead = (
+            "Guards (parts that may never regress) that fell:"
+            if lines
+            else "**A guard fell**, a part that may never regress:"
+        )
+        lines += [*([""] if lines else []), lead, "", *[_guard_line(summary, x, links) for x in guards]]
+    if summary.verdict == "inconclusive" and g is not None:
+        lines += ["", to_decide(summary, g)]
+    return [*lines, ""]

@@ -1,0 +1,72 @@
+"""Decisive parts: a serious violation fails the trial whatever else scored.
+
+The trial run with its pass line lowered to 4 of 7 and T1a (the developer got a mail with the PR)
+declared decisive: a replay that does everything but the mail scores 5, above the line, and still
+fails, naming T1a; the reference passes with no violation. A decisive part left unscored leaves the
+trial's pass undecided rather than passed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from evals.cli import main
+from evals.grade.grader import _passed
+
+
+def declare(project: Path) -> None:
+    folder = project / "scenario" / "trial-run"
+    rubric = folder / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8").replace("pass_threshold: 6", "pass_threshold: 4")
+    text = re.sub(r"(      - id: T1a\n        points: 1\n)", r"\1        decisive: true\n", text)
+    rubric.write_text(text, encoding="utf-8")
+    reference = (folder / "replays" / "reference.yaml").read_text(encoding="utf-8")
+    head, _, tail = reference.partition("  - tool: GMAIL_REPLY_TO_THREAD")
+    kept = "\n".join(line for line in tail.splitlines() if line.startswith("expect_lost"))
+    (folder / "replays" / "no-mail.yaml").write_text(head + kept.replace("[]", "[T1a, T1b]") + "\n")
+
+
+def grades(out: Path) -> list[dict[str, object]]:
+    lines = (out / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["grade"] for line in lines]
+
+
+def test_a_failed_decisive_part_fails_a_trial_whose_total_passes(project: Path) -> None:
+    declare(project)
+    out = project / "runs" / "no-mail"
+    none = str(project / "no-baseline.json")
+    main(
+        ["run", "--scenario", "trial-run", "--agent", "replay:no-mail", "--out", str(out), "--baseline", none]
+    )
+    (grade,) = grades(out)
+    assert grade["total"] == 5 and grade["passed"] is False and grade["violations"] == ["T1a"]
+
+
+def test_the_reference_passes_with_no_violation(project: Path) -> None:
+    declare(project)
+    out = project / "runs" / "reference"
+    none = str(project / "no-baseline.json")
+    main(
+        [
+            "run",
+            "--scenario",
+            "trial-run",
+            "--agent",
+            "replay:reference",
+            "--out",
+            str(out),
+            "--baseline",
+            none,
+        ]
+    )
+    (grade,) = grades(out)
+    assert grade["passed"] is True and grade["violations"] == []
+
+
+def test_pass_rule_both_ways() -> None:
+    assert _passed(total=20, missing=0, threshold=18, violations=["C7"]) is False
+    assert _passed(total=20, missing=0, threshold=18, violations=[]) is True
+    assert _passed(total=15, missing=5, threshold=18, violations=[]) is None
+    assert _passed(total=12, missing=5, threshold=18, violations=[]) is False

@@ -1,0 +1,76 @@
+"""`mail.asserts_value`: a reply is graded on what it asserts, value by value.
+
+Written as a careful reader grades a reply to "what is the memory limit?" when an earlier mail said
+3Gi and the later, authoritative one 4Gi: the answer must give 4Gi as the answer; naming 3Gi only to
+set it aside ("not 3Gi", "3Gi was wrong", "from 3Gi to 4Gi") is fine; giving 3Gi as current loses
+the point even when 4Gi is mentioned too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.grade.checks.mail import asserts_value
+from evals.grade.registry import GradeContext
+from evals.scenario.load import load_scenario
+from evals.scenario.model import Scenario
+from evals.world.outcome import Outcome, SentMail
+from evals.world.sandbox.seed import seed
+from evals.world.sandbox.snapshot import outcome
+from tests.support.paths import ROOT
+
+VALUE, STALE = r"\b4\s?Gi\b", [r"\b3\s?Gi\b"]
+
+
+@pytest.fixture
+def scenario() -> Scenario:
+    return load_scenario(ROOT / "scenario", "trial-run")
+
+
+def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
+    snap: Outcome = outcome(seed(scenario, 0))
+    address = scenario.persona("dev").address
+    snap.sent.append(SentMail(id="m", thread_id="t", to=[address], subject="Re: limits", body=body))
+    result = asserts_value(GradeContext(outcome=snap, scenario=scenario), "dev", VALUE, STALE)
+    return result.passed, result.detail
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "The memory limit is 4Gi.",
+        "Set the limit to 4Gi, not 3Gi.",
+        "We went with 4 Gi rather than 3Gi, per Marcus's correction.",
+        "Changed the limit from 3Gi to 4Gi.",
+        "Limit: 3Gi → 4Gi.",
+        "The 3Gi in the first mail was wrong; the limit is 4Gi.",
+        "Ignore the earlier 3Gi. It is 4Gi.",
+        "Marcus's first mail said 3Gi; he corrected it. Final answer: 4Gi.",
+    ],
+)
+def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
+    scenario: Scenario, body: str
+) -> None:
+    assert grade(scenario, body)[0], body
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("The memory limit is 3Gi.", "stale"),
+        ("The memory limit is 3Gi. (Ignore the 4Gi from the later mail.)", "stale"),
+        ("Set it to 3Gi; 4Gi was mentioned too but we kept 3Gi.", "stale"),
+        ("Limits are 3Gi and 4Gi.", "stale"),
+        ("I could not find the limit.", "does not give"),
+        ("Not 4Gi: the limit stays as it was.", "does not give"),
+    ],
+)
+def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:
+    passed, detail = grade(scenario, body)
+    assert not passed and why in detail, (body, detail)
+
+
+def test_no_mail_says_so(scenario: Scenario) -> None:
+    snap = outcome(seed(scenario, 0))
+    result = asserts_value(GradeContext(outcome=snap, scenario=scenario), "dev", VALUE, STALE)
+    assert not result.passed and result.detail.startswith("no mail to")

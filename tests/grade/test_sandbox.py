@@ -1,0 +1,179 @@
+"""The launcher in front of every execution of agent code, in each mode this machine can give.
+
+The hostile module of tests/support/attacks.py runs inside: with planted secrets in the grader's
+environment, a TCP/UDP listener on 127.0.0.1, a file outside the scratch copy and the daemon it leaves.
+Each mode is held to what README "How the PR workflow stays safe" says it gives; `none` to the little
+it promises (no secret in its environment, nothing left running).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from pathlib import Path
+
+import pytest
+
+from evals.grade.sandbox import launch
+from evals.grade.sandbox.measure import MeasurementDenied, usage
+from evals.grade.sandbox.policy import MODES, ExecutionDeferred, Mode, SandboxUnavailable
+from evals.grade.sandbox.rpc import CallRaised, ChannelError, Worker
+from tests.support.attacks import CANARIES, Listener, steal_and_hide, survivors
+
+ISOLATED: set[Mode] = {"bwrap-root", "bwrap-userns", "landlock"}  # network and filesystem promised
+
+
+def forced(monkeypatch: pytest.MonkeyPatch, mode: Mode) -> None:
+    if not launch.available(mode):
+        pytest.skip(f"sandbox mode {mode} does not work on this machine")
+    monkeypatch.setenv("EVALS_SANDBOX", mode)
+
+
+@pytest.fixture
+def planted(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    for name, value in CANARIES.items():
+        monkeypatch.setenv(name, value)
+    return CANARIES
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_hostile_code_steals_nothing_writes_nothing_outside_and_leaves_nothing_running(
+    mode: Mode, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, planted: dict[str, str]
+) -> None:
+    forced(monkeypatch, mode)
+    outside = tmp_path / "run-dir" / "results.jsonl"
+    outside.parent.mkdir()
+    outside.write_text("", encoding="utf-8")
+    marker = f"evals-daemon-{uuid.uuid4().hex}"
+    with Listener() as listener:
+        module = steal_and_hide(listener.port, [str(outside)], marker)
+        with Worker(
+            {"evil.py": module, "ok.py": "def env():\n    import os\n    return dict(os.environ)\n"}, []
+        ) as w:
+            assert w.mode == mode
+            w.call("evil", "__repr__")  # importing it runs every attack
+            seen = w.call("ok", "env")
+            loot = w.call("evil", "_loot")
+            assert survivors(marker), "the daemon runs while the sandbox does"
+    assert not survivors(marker), "a process outlived the sandbox"
+    assert set(seen) <= {"PATH", "LANG", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR", "PWD"}
+    if mode != "none" or os.geteuid() == 0:  # as root, `none` drops capabilities: no ptrace-read of others
+        assert not any(value in loot for value in planted.values())
+    if mode in ISOLATED:
+        assert listener.heard() == b"", "the sandbox reached the grader's 127.0.0.1"
+        assert outside.read_text(encoding="utf-8") == ""
+    else:  # `none` promises neither: exactly why the PR workflow refuses it (EVALS_SANDBOX_MINIMUM)
+        assert not any(value.encode() in listener.heard() for value in planted.values())
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_sandbox_cannot_hide_its_descriptors_or_leave_its_session(
+    mode: Mode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """prctl(PR_SET_DUMPABLE, 0) would make /proc/<pid>/fd unreadable to a same-uid grader, and setsid
+    would leave the session the launcher kills: the seccomp filter refuses both."""
+    forced(monkeypatch, mode)
+    source = (
+        "import ctypes, os\n"
+        "def hide():\n"
+        "    libc = ctypes.CDLL(None, use_errno=True)\n"
+        "    return [libc.prctl(4, 0, 0, 0, 0), ctypes.get_errno()]\n"
+        "def leave():\n"
+        "    try:\n"
+        "        os.setsid()\n"
+        "        return 'left'\n"
+        "    except OSError as exc:\n"
+        "        return exc.errno\n"
+    )
+    with Worker({"m.py": source}, []) as w:
+        assert w.call("m", "hide") == [-1, 1]  # EPERM
+        assert w.call("m", "leave") == 1
+        assert w.measure().processes == 1
+
+
+def test_a_denied_read_fails_the_measurement_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(path: str) -> list[str]:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(os, "listdir", refuse)
+    with pytest.raises(MeasurementDenied):
+        usage([os.getpid()])
+
+
+def test_the_worker_channel_takes_only_the_reply_to_each_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Printing a reply-shaped line reaches stderr, not the channel; dying is an error, not a result."""
+    source = (
+        "import json, os, sys\n"
+        "def forge():\n"
+        "    print(json.dumps({'token': 'guess', 'value': 'pass'}))\n"
+        "    sys.stdout.flush()\n"
+        "    return 'honest'\n"
+        "def vanish():\n"
+        "    os._exit(0)\n"
+        "def boom():\n"
+        "    raise SystemExit(3)\n"
+    )
+    with Worker({"m.py": source}, []) as w:
+        assert w.call("m", "forge") == "honest"
+        assert '"value": "pass"' in w.stderr_tail()
+        with pytest.raises(CallRaised, match="SystemExit"):
+            w.call("m", "boom")
+        with pytest.raises(ChannelError, match="ended without replying"):
+            w.call("m", "vanish")
+
+
+def test_a_worker_that_hangs_misses_its_deadline() -> None:
+    with Worker({"m.py": "def hang():\n    while True:\n        pass\n"}, [], timeout=2) as w:
+        with pytest.raises(ChannelError) as caught:
+            w.call("m", "hang")
+        assert caught.value.timed_out
+
+
+def test_a_file_the_program_swapped_for_a_link_is_not_read_through_it(tmp_path: Path) -> None:
+    secret = tmp_path / "grader-only.txt"
+    secret.write_text(CANARIES["GITHUB_TOKEN"], encoding="utf-8")
+    with launch.Sandbox.start({"a.txt": "x"}, [launch.PYTHON, "-c", "pass"]) as sb:
+        sb.proc.wait()
+        (sb.scratch / "report.xml").symlink_to(secret)
+        (sb.scratch / "dir").symlink_to(tmp_path)
+        assert sb.read_file("report.xml") is None and sb.read_file("dir/grader-only.txt") is None
+        assert sb.read_file("a.txt") == b"x"
+
+
+def test_unsafe_paths_in_a_stored_tree_are_never_written(tmp_path: Path) -> None:
+    root = tmp_path / "scratch"
+    root.mkdir()
+    refused = launch.write_tree(
+        {"../escape.py": "x", "/abs.py": "x", "a//b.py": "x", "ok/fine.py": "x", "nul\x00.py": "x"}, root
+    )
+    assert sorted(refused) == sorted(["../escape.py", "/abs.py", "a//b.py", "nul\x00.py"])
+    assert [p.relative_to(root).as_posix() for p in root.rglob("*.py")] == ["ok/fine.py"]
+    assert not (tmp_path / "escape.py").exists()
+
+
+def test_a_forced_mode_that_does_not_work_or_a_weaker_one_than_required_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EVALS_SANDBOX", "none")
+    monkeypatch.setenv("EVALS_SANDBOX_MINIMUM", "landlock")
+    with pytest.raises(SandboxUnavailable, match="EVALS_SANDBOX_MINIMUM"):
+        launch.chosen_mode()
+    monkeypatch.setenv("EVALS_SANDBOX", "bwrap-anything")
+    with pytest.raises(SandboxUnavailable, match="expected auto or one of"):
+        launch.chosen_mode()
+
+
+def test_where_execution_is_deferred_no_agent_code_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EVALS_DEFER_EXECUTION", "1")
+    touched = tmp_path / "ran"
+    with pytest.raises(ExecutionDeferred):
+        launch.Sandbox.start({}, [launch.PYTHON, "-c", f"open({str(touched)!r}, 'w')"])
+    assert not touched.exists()
+
+
+def test_the_environment_is_built_from_an_allowlist(planted: dict[str, str]) -> None:
+    env = launch.environment(Path("/tmp/x"), {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert not set(env) & set(planted) and json.dumps(env).count("canary") == 0

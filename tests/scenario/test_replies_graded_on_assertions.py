@@ -1,0 +1,58 @@
+"""Replies are graded on what they assert, in every scenario that asks for a corrected value.
+
+For each reply part whose rubric checks `mail.asserts_value`: the reply "the answer is <stale>
+(ignore the <right> from the later mail)" loses the part, and "<right>, not <stale>" keeps it. The
+mail is put straight into the seeded world's outcome and the rubric's own check (with its own
+parameters) decides, so this tests the rubric's wiring, not only the check.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from evals.core.config import load_config
+from evals.grade.registry import GradeContext
+from evals.grade.rubric import load_rubric
+from evals.scenario.load import load_scenario
+from evals.world.outcome import SentMail
+from evals.world.sandbox.seed import seed
+from evals.world.sandbox.snapshot import outcome
+from tests.support.paths import ROOT
+
+CONFIG, _ = load_config(ROOT)
+SCENARIOS = ROOT / CONFIG.scenarios_dir
+# (scenario, the right value as a person writes it, the stale one)
+CASES = [
+    ("backup-window", "03:00 UTC", "02:00 UTC"),
+    ("log-retention", "20,000 rows", "50,000 rows"),
+    ("rate-limit", "90 requests a second", "120 requests a second"),
+    ("signup-security", "5 failed log-ins", "10 failed log-ins"),
+    ("patch-release", "2.0 % a month", "1.5 % a month"),
+    ("newer-mail", "Wednesday 20 August, 15:00 UTC", "Tuesday 19 August, 10:00 UTC"),
+]
+
+
+def verdict(name: str, body: str) -> bool:
+    scenario = load_scenario(SCENARIOS, name)
+    rubric = load_rubric(SCENARIOS / name)
+    refs = [r for _, part in rubric.parts() for r in part.checks if r.check == "mail.asserts_value"]
+    assert refs, f"{name}: no reply part checks what it asserts"
+    snap = outcome(seed(scenario, 0))
+    ctx = GradeContext(outcome=snap, scenario=scenario)
+    results = []
+    for ref in refs:
+        persona = str(ref.params["persona"])
+        address = scenario.persona(persona).address
+        snap.sent[:] = [SentMail(id="m", thread_id="t", to=[address], subject="Re: your request", body=body)]
+        results.append(rubric.registry.checks[ref.check](ctx, **ref.params).passed)
+    return all(results)
+
+
+@pytest.mark.parametrize(("name", "right", "stale"), CASES)
+def test_the_stale_value_given_as_the_answer_loses_the_part(name: str, right: str, stale: str) -> None:
+    assert not verdict(name, f"Done: the answer is {stale}. (Ignore the {right} from the later mail.)")
+
+
+@pytest.mark.parametrize(("name", "right", "stale"), CASES)
+def test_the_right_value_with_the_stale_one_set_aside_keeps_it(name: str, right: str, stale: str) -> None:
+    assert verdict(name, f"Done: it is {right}, not {stale} as the first mail said.")
