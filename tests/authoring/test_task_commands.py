@@ -32,7 +32,7 @@ def _row(out: str, task: str) -> list[str]:
 def test_scenarios_lists_tier_services_and_points(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenarios"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split()[:5] == ["task", "tier", "services", "points", "suites"]
+    assert out.splitlines()[0].split()[:5] == ["scenario", "tier", "services", "points", "suites"]
     assert _row(out, "trial-run")[1:4] == ["L2", "gmail,github,notion", "7"]
     assert _row(out, "nightshift")[1:4] == ["L3", "gmail,github,notion", "25"]
 

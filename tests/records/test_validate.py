@@ -191,6 +191,7 @@ def test_every_command_that_reads_a_run_refuses_it_alike(
 ) -> None:
     lines = records(run)
     write(run, [*lines, lines[0]])
+    (run / "viewer.html").unlink(missing_ok=True)  # `run` wrote one for the honest records
     refused(capsys, run, f"{run / 'results.jsonl'}:4", command=command)
     assert not (run / "viewer.html").exists()
 

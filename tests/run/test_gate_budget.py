@@ -108,7 +108,9 @@ def test_a_claude_run_against_the_replay_baseline_is_not_estimated_free(
     assert float(per["trial-run"]) > float(per["reply-facts"])  # 16 turns of a larger world against 2
     pricing = project / "pricing.yaml"
     prices = yaml.safe_load(pricing.read_text())
-    prices["claude-sonnet-5-5"] = {k: v * 2 for k, v in prices["claude-sonnet-5-5"].items()}
+    prices["claude-sonnet-5-5"] = {
+        k: v * 2 if isinstance(v, float | int) else v for k, v in prices["claude-sonnet-5-5"].items()
+    }  # the rates; `source` and `as_of` stay
     pricing.write_text(yaml.safe_dump(prices))
     doubled = dollars(claude_estimate(project, monkeypatch, ["trial-run", "reply-facts"]).splitlines()[0])[0]
     assert doubled > first * 1.5  # the agent's share doubled; the judge's (haiku) did not
