@@ -203,3 +203,18 @@ def test_the_emulator_runs_the_scaffolded_pr_workflow_regressed_red_reference_gr
         assert status is not None and status["state"] == "success", status
         (comment,) = github.comments_on(2)
         assert "Agent evals: **pass**" in comment.body
+
+
+def test_a_caller_on_the_wrong_trigger_runs_no_evals(adopted: Path, tmp_path: Path) -> None:
+    """A scaffolded caller edited onto `pull_request` (github.sha: the PR's own merge commit, so the
+    ruler would come from the change) gets no `evals` job, and so no verdict or status either."""
+    caller = adopted / CALLERS[0]
+    caller.write_text(
+        caller.read_text(encoding="utf-8").replace("pull_request_target: #", "pull_request: #"),
+        encoding="utf-8",
+    )
+    event = json.loads(LABELED.read_text(encoding="utf-8"))
+    event["label"]["name"] = "run-evals"
+    runner = Runner(tmp_path / "run", "pull_request", event, "Codertocat/Hello-World", project=adopted)
+    jobs = runner.run("evals-pr.yml")
+    assert [j.result for n in ("evals", "verdict", "publish") for j in jobs[n]] == ["skipped"] * 3

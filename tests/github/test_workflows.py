@@ -241,6 +241,8 @@ def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agen
     default_base = "github.event.pull_request.base.ref == github.event.repository.default_branch"
     assert same_repo in jobs["evals"]["if"] and "'run-evals'" in jobs["evals"]["if"]
     assert default_base in jobs["evals"]["if"]
+    # the reusable gate refuses any caller but a pull_request_target one (github.sha is then the base)
+    assert jobs["evals"]["if"].startswith("github.event_name == 'pull_request_target' && ")
     assert fork in jobs["fork-notice"]["if"] and "'run-evals'" in jobs["fork-notice"]["if"]
     assert jobs["fork-notice"]["permissions"] == {} and "environment" not in jobs["fork-notice"]
     assert not reads_secrets(jobs["fork-notice"])
