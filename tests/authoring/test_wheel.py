@@ -9,11 +9,13 @@ venv's own; the test checks that the package it imports is the wheel's, not this
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
 from pathlib import Path
 
+from tests.support.actions import NOT_CHECKED_OUT
 from tests.support.paths import ROOT
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
@@ -36,17 +38,12 @@ def run(*args: str | Path, cwd: Path | None = None, env: dict[str, str] | None =
 def test_the_wheel_installs_into_a_fresh_venv_and_adopts_an_empty_repository(tmp_path: Path) -> None:
     offline = {**os.environ, "PIP_NO_INDEX": "1", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     offline = {k: v for k, v in offline.items() if not k.startswith(("ANTHROPIC_", "EVALS_"))}
-    source = tmp_path / "source"  # a clean copy: no build/ or egg-info of the checkout leaks in
-    run("git", "-C", ROOT, "worktree", "list")  # the checkout is a git tree (the copy needs no git)
-    subprocess.run(
-        [
-            "bash",
-            "-c",
-            f"tar -C {ROOT} --exclude=.venv --exclude=.git --exclude=runs --exclude=build "
-            f"--exclude='*.egg-info' --exclude=__pycache__ --exclude=.evals-cache --exclude=tests "
-            f"-cf - . | (mkdir -p {source} && tar -C {source} -xf -)",
-        ],
-        check=True,
+    source = tmp_path / "source"  # a clean copy: no build/, egg-info, venv or tests of the checkout
+    top = {"build", "dist", "tests", "agent_evals_gate.egg-info"}
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=lambda d, names: [*NOT_CHECKED_OUT(d, names), *(top & set(names) if Path(d) == ROOT else [])],
     )
     wheels = tmp_path / "wheels"
     run(
