@@ -159,13 +159,13 @@ def pin_caller(text: str, gate: Gate) -> str:
     """A caller workflow for the adopting repository: this project's own caller, with `uses:` of the
     local reusable workflow pinned to the gate's commit and `harness:` to the same commit."""
     pinned, uses = re.subn(
-        r"uses: \./(\.github/workflows/[\w.-]+\.yml)",
+        r"uses: \$/(\.github/workflows/[\w.-]+\.yml)",
         lambda m: f"uses: {gate.repo}/{m[1]}@{gate.sha} # {DISTRIBUTION} {__version__}",
         text,
     )
     pinned, harness = re.subn(r'harness: ""', f'harness: "{gate.harness}"', pinned)
     if uses != 1 or harness != 1:
-        raise InfrastructureError("a bundled caller workflow lost its `uses: ./...` or `harness:` line")
+        raise InfrastructureError("a bundled caller workflow lost its `uses: $/...` or `harness:` line")
     return pinned
 
 

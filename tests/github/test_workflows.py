@@ -58,7 +58,7 @@ def test_a_caller_only_calls_its_reusable_workflow_passing_each_secret_by_name(c
     declares, under its own name (so it resolves only in the job bound to the environment holding it)."""
     workflow = load(FOLDER / caller)
     (job,) = workflow["jobs"].values()
-    assert job["uses"] == f"./.github/workflows/{REUSABLE[caller]}" and "steps" not in job
+    assert job["uses"] == f"$/.github/workflows/{REUSABLE[caller]}" and "steps" not in job
     called = load(FOLDER / REUSABLE[caller])
     assert set(called["on"]) == {"workflow_call"} and called["permissions"] == {}
     assert job["secrets"] != "inherit"
@@ -142,7 +142,7 @@ def test_every_action_is_pinned_to_a_commit_with_its_version_in_a_comment(path: 
         if "uses" in step:
             assert PINNED.match(step["uses"]), step["uses"]
     for line in text.splitlines():
-        if USES_KEY.match(line) and "uses: ./" not in line:  # the key, not `statuses:`; a local call
+        if USES_KEY.match(line) and "uses: $/" not in line:  # the key, not `statuses:`; a local call
             assert VERSION_COMMENT.search(line), line
 
 
