@@ -173,10 +173,26 @@ SET_ASIDE_AFTER = re.compile(
 )
 
 
+# Someone else's request reported earlier in the same sentence: "Victor wrote asking to move OPS-88 to
+# Wednesday 20 August" names his value without asserting it. "You asked for ..." and "I/we asked ..."
+# are not reports of a third party's request, so they do not count. (A sentence that reports the
+# request and then says it was done, "Marcus asked to change it to 4Gi, so I did", reads as a report
+# too: say it in two sentences.)
+REPORTED = re.compile(
+    r"(?<!\byou )(?<!\bi )(?<!\bwe )\b(?:ask(?:s|ed|ing)|request(?:s|ed|ing)|want(?:s|ed)|"
+    r"propos(?:es|ed|ing)|suggest(?:s|ed|ing))\s+(?:\w+\s+)?(?:to|for|that)\b",
+    re.IGNORECASE,
+)
+CLAUSE_START = re.compile(r"[.;:!?](?=\s)|\n\s*\n")
+
+
 def set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*)."""
+    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED)."""
     line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, 0)
     before, after = text[line_start:start], text[end : end + 60].split("\n")[0].split(". ")[0]
+    sentence = text[max([m.end() for m in CLAUSE_START.finditer(text, 0, start)], default=0) : start]
+    if REPORTED.search(sentence):
+        return True
     if TARGET_BEFORE.search(before):
         return False
     return bool(SET_ASIDE_BEFORE.search(before) or SET_ASIDE_AFTER.search(after))

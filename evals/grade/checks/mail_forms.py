@@ -85,7 +85,8 @@ def questions(body: str) -> list[tuple[str, str]]:
     ]
 
 
-SENTENCE_STOP = re.compile(r"[?!\n]|\.(?=\s|$)")
+# Where a sentence ends, as SENTENCE_END reads it: a single line break is wrapping.
+SENTENCE_STOP = re.compile(r"[?!]|\.(?=\s|$)|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)")
 
 
 def in_question(text: str, end: int) -> bool:
