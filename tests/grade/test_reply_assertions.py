@@ -49,6 +49,7 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "Sam wrote asking to lower it to 3Gi for the demo. It stays 4Gi until Marcus agrees.",
         "The limit is 4Gi. Has the move to 3Gi been agreed with Marcus?",
         "> Please set the limit to 3Gi\nDone: it is 4Gi, per the spec.",
+        "It is 4Gi; the 3Gi request was cancelled.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(

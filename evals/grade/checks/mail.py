@@ -161,14 +161,14 @@ SET_ASIDE_BEFORE = re.compile(
     r"(?:\bnot|n't|\bno longer|\binstead of|\brather than|\bfrom|\breplac\w*|\bignore|\bdisregard|"
     r"\bsuperseded?|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|\bfirst|\binitial(?:ly)?|\bwas|"
     r"\bwere|\bdrop(?:ped)?|\bretract\w*|\bscratch|\bsaid|\bmentioned|\bwrote|\bsuggested|\bproposed|"
-    r"\basked for)\W+(?:\w+\W+){0,3}$",
+    r"\basked for|\bcancell?ed|\bvoid(?:ed)?)\W+(?:\w+\W+){0,3}$",
     re.IGNORECASE,
 )
 TARGET_BEFORE = re.compile(r"(?:\bto|→|->|=>)\s*$", re.IGNORECASE)
 SET_ASIDE_AFTER = re.compile(
     r"^\W*(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
     r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b|\b(?:superseded|replaced|"
-    r"retracted|withdrawn|dropped|corrected)\b)",
+    r"retracted|withdrawn|dropped|corrected|cancell?ed|voided)\b)",
     re.IGNORECASE,
 )
 
@@ -189,7 +189,7 @@ CLAUSE_START = re.compile(r"[.;:!?](?=\s)|\n\s*\n")
 def set_aside(text: str, start: int, end: int) -> bool:
     """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED)."""
     line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, 0)
-    before, after = text[line_start:start], text[end : end + 60].split("\n")[0].split(". ")[0]
+    before, after = text[line_start:start], re.split(r"\n|\. |;", text[end : end + 60])[0]
     sentence = text[max([m.end() for m in CLAUSE_START.finditer(text, 0, start)], default=0) : start]
     if REPORTED.search(sentence):
         return True
