@@ -46,6 +46,10 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "The 3Gi in the first mail was wrong; the limit is 4Gi.",
         "Ignore the earlier 3Gi. It is 4Gi.",
         "Marcus's first mail said 3Gi; he corrected it. Final answer: 4Gi.",
+        "Sam wrote asking to lower it to 3Gi for the demo. It stays 4Gi until Marcus agrees.",
+        "The limit is 4Gi. Has the move to 3Gi been agreed with Marcus?",
+        "> Please set the limit to 3Gi\nDone: it is 4Gi, per the spec.",
+        "It is 4Gi; the 3Gi request was cancelled.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -63,6 +67,8 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Limits are 3Gi and 4Gi.", "stale"),
         ("I could not find the limit.", "does not give"),
         ("Not 4Gi: the limit stays as it was.", "does not give"),
+        ("Is the limit 4Gi now?", "does not give"),
+        ("You asked for the limit: it is 3Gi. Sam wants it at 4Gi.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:
