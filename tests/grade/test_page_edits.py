@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.grade.checks.notion import pull_links, section_written, table_cell_links
+from evals.grade.checks.notion import pull_links, row_reads, section_written, table_cell_links
 from evals.grade.checks.world import page_unchanged_except
 from evals.grade.registry import GradeContext
 from evals.scenario.load import load_scenario
@@ -187,3 +187,57 @@ def test_pull_links_read_owner_repo_and_number() -> None:
         ("acme-ai-labs", "web", 88),
         ("acme-ai-labs", "api", 7),
     }
+
+
+@pytest.fixture
+def tracker() -> GradeContext:
+    return seeded("incident-status")
+
+
+RESTORED = {"Severity": "P2", "Status": "Monitoring", "Resolution": ""}
+
+
+def incident(ctx: GradeContext) -> Block:
+    database = next(b for b in page(ctx.outcome, "tracker").blocks if b.key == "incidents")
+    row = database.row("inc-wrong")
+    assert row is not None and row.cells is not None
+    return row
+
+
+def restore(
+    ctx: GradeContext, status: str = "Monitoring", resolution: str = "", severity: str = "P2"
+) -> None:
+    cells = incident(ctx).cells
+    assert cells is not None
+    cells[2], cells[3], cells[5] = severity, status, resolution
+
+
+@pytest.mark.parametrize("resolution", ["", "—", " - ", "n/a"])
+def test_a_field_put_back_to_empty_reads_empty_however_written(
+    tracker: GradeContext, resolution: str
+) -> None:
+    restore(tracker, status="monitoring", resolution=resolution)
+    assert row_reads(tracker, page="tracker", row="inc-wrong", values=RESTORED).passed
+
+
+def test_the_seeded_wrong_row_fails_naming_each_wrong_cell(tracker: GradeContext) -> None:
+    result = row_reads(tracker, page="tracker", row="inc-wrong", values=RESTORED)
+    assert (
+        not result.passed
+        and "Status = 'Resolved'" in result.detail
+        and "Resolution = 'cache-03" in result.detail
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"severity": "P3"}, "Severity"),
+        ({"resolution": "cache-03 replaced"}, "Resolution"),
+        ({"status": "Open"}, "Status"),
+    ],
+)
+def test_more_or_less_than_the_undo_fails(tracker: GradeContext, change: dict[str, str], named: str) -> None:
+    restore(tracker, **change)
+    result = row_reads(tracker, page="tracker", row="inc-wrong", values=RESTORED)
+    assert not result.passed and named in result.detail

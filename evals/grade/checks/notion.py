@@ -153,6 +153,39 @@ def table_cell_links(ctx: GradeContext, page: str, row: str, column: str, url: s
     return CheckResult(False, f"{snap.title}: row {row} {column} = {value!r}, no link to {url}", value)
 
 
+EMPTY = {"", "-", "\u2013", "\u2014", "(empty)", "none", "n/a"}
+
+
+def _cell_reads(value: str) -> str:
+    """A cell as a reader compares it: spacing and case aside, and a dash or "n/a" as empty."""
+    text = " ".join(value.split()).casefold()
+    return "" if text in EMPTY else text
+
+
+@check("row_reads")
+def row_reads(ctx: GradeContext, page: str, row: str, values: dict[str, str]) -> CheckResult:
+    """The seeded row `row` reads exactly `values` in the named columns (spacing and case aside; an
+    empty cell may read "-", "—" or "n/a"): a field put back to what it should be, nothing more or less."""
+    snap = page_of(ctx.outcome, page)
+    found = _table_with_row(snap, row)
+    if found is None or found[1].archived:
+        return CheckResult(False, f"{snap.title}: row {row} is gone")
+    table, block = found
+    wrong = []
+    for column, expected in values.items():
+        index = table.column(column)
+        if index is None or block.cells is None:
+            return CheckResult(False, f"{snap.title}: no column {column!r}")
+        value = block.cells[index]
+        if _cell_reads(value) != _cell_reads(expected):
+            wrong.append(f"{column} = {value!r}, expected {expected!r}")
+    if wrong:
+        cells = " | ".join(block.cells or [])
+        return CheckResult(False, f"{snap.title}: row {row}: " + "; ".join(wrong), cells)
+    shown = ", ".join(f"{c} = {v!r}" for c, v in values.items())
+    return CheckResult(True, f"{snap.title}: row {row} reads {shown}")
+
+
 @check("section_written")
 def section_written(
     ctx: GradeContext, page: str, heading: str, contains: list[str], placeholder: str
