@@ -13,7 +13,8 @@ from __future__ import annotations
 import pytest
 
 from evals.grade.checks.python import constant_equals, regression_test_fails_on_seed
-from evals.grade.checks.python_values import resolve_assigned
+from evals.grade.checks.python_ast import parse
+from evals.grade.checks.python_values import assignment, env_reads, resolve_assigned
 from evals.grade.registry import GradeContext
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
@@ -118,3 +119,42 @@ def test_no_test_added_is_named(scenario: Scenario) -> None:
     ctx = graded(scenario, {VAT: "VAT_RATE = 0.21\n" + GROSS})
     result = regression_test_fails_on_seed(ctx, tests_dir="tests", value=121.0)
     assert not result.passed and "no test under tests/ was added or changed" in result.detail
+
+
+SETTINGS = "payments/settings.py"
+READS = {
+    "a subscript": "import os\n\nKEY = os.environ['PAYMENTS_API_KEY']\n",
+    "getenv": "from os import getenv\n\nKEY = getenv('PAYMENTS_API_KEY')\n",
+    "a constant name": "import os\n\nVAR = 'PAYMENTS_API_KEY'\nKEY = os.environ[VAR]\n",
+    "a helper": (
+        "import os\n\n\ndef require(name: str) -> str:\n    value = os.environ.get(name)\n"
+        "    if not value:\n        raise RuntimeError(name)\n    return value\n\n\n"
+        "KEY = require('PAYMENTS_API_KEY')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("spelling", sorted(READS))
+def test_an_environment_read_is_found_however_written(spelling: str) -> None:
+    files = {SETTINGS: READS[spelling]}
+    expr = assignment(parse(files[SETTINGS]), "KEY")
+    assert expr is not None and env_reads(files, SETTINGS, expr) == {"PAYMENTS_API_KEY"}
+
+
+def test_an_imported_helper_is_followed_and_another_variable_is_not_taken() -> None:
+    files = {
+        SETTINGS: "from payments.env import require\n\nKEY = require('PAYMENTS_API_KEY')\n"
+        "OTHER = require('X')\n",
+        "payments/env.py": "import os\n\n\ndef require(name):\n    return os.environ[name]\n",
+    }
+    tree = parse(files[SETTINGS])
+    key, other = assignment(tree, "KEY"), assignment(tree, "OTHER")
+    assert key is not None and other is not None
+    assert env_reads(files, SETTINGS, key) == {"PAYMENTS_API_KEY"}
+    assert env_reads(files, SETTINGS, other) == {"X"}
+
+
+def test_a_literal_reads_nothing() -> None:
+    files = {SETTINGS: "KEY = 'pk_live_123456789'\n"}
+    expr = assignment(parse(files[SETTINGS]), "KEY")
+    assert expr is not None and env_reads(files, SETTINGS, expr) == set()

@@ -21,14 +21,13 @@ from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
     dotted,
-    env_read,
     find_method,
     guarded_calls,
     is_env_flag,
     parse,
 )
 from evals.grade.checks.python_values import assigned_value as assigned_value
-from evals.grade.checks.python_values import keyword_values, resolve_assigned
+from evals.grade.checks.python_values import env_reads, keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
 from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
@@ -194,16 +193,21 @@ def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResul
 
 @check("assigned_from_env")
 def assigned_from_env(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
-    """At a head that changed `path`, `name` is read from the environment variable `env`."""
+    """At a head that changed `path`, `name` is read from the environment variable `env`: directly,
+    through a name assigned from it, or through a helper of the head called with the variable's name
+    (`require("PAYMENTS_API_KEY")`), in the file or imported into it."""
 
-    def judge(label: str, tree: ast.Module) -> Verdict:
+    def look(label: str, files: dict[str, str]) -> CheckResult:
+        tree, problem = _parse(label, files, path)
+        if tree is None:
+            return CheckResult(False, problem)
         expr = assigned_expr(tree, name)
         if expr is None:
-            return False, f"{label}: {name} = not assigned"
-        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None)
-        return bool(read and read[0] == env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+            return CheckResult(False, f"{label}: {name} = not assigned")
+        shown = ast.unparse(expr)[:120]
+        return CheckResult(env in env_reads(files, path, expr), f"{label}: {name} = {shown}")
 
-    return at_some_head(ctx, path, judge)
+    return at_some_changed_head(ctx.outcome, path, look)
 
 
 @check("assigned_env_flag")

@@ -19,7 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from evals.grade.checks.python_ast import dotted, parse
+from evals.grade.checks.python_ast import ENV_GETTERS, dotted, parse
 
 MAX_DEPTH = 8
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -291,3 +291,63 @@ def assigned_value(source: str, name: str) -> object:
     (its source text when it cannot be resolved); raises LookupError if `name` is not assigned."""
     found = resolve_assigned({"<source>": source}, "<source>", name)
     return found.value if found.ok else found.expr
+
+
+def _env_key(node: ast.AST, bound: dict[str, str]) -> str | None:
+    """The variable an environment read names: a string literal, or a parameter bound to one."""
+    key: ast.expr | None = None
+    if isinstance(node, ast.Call) and dotted(node.func) in ENV_GETTERS and node.args:
+        key = node.args[0]
+    elif isinstance(node, ast.Subscript) and dotted(node.value) in {"os.environ", "environ"}:
+        key = node.slice
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return key.value
+    if isinstance(key, ast.Name):
+        return bound.get(key.id)
+    return None
+
+
+def env_reads(files: dict[str, str], path: str, expr: ast.expr, depth: int = 0) -> set[str]:
+    """Environment variables an expression reads: directly (`os.environ["X"]`, `os.getenv("X")`),
+    through a module name assigned from one, or through a helper of the head called with the name
+    (`require("X")` where `def require(name): return os.environ[name]`, in the file or imported)."""
+    if depth > MAX_DEPTH:
+        return set()
+    resolver = Resolver(files, path)
+    assigned_here = _assignments(resolver._tree(path).body)
+    literals = {n: e.value for n, e in assigned_here.items() if isinstance(e, ast.Constant)}
+    constants = {n: v for n, v in literals.items() if isinstance(v, str)}
+    found: set[str] = set()
+    for node in ast.walk(expr):
+        key = _env_key(node, constants)
+        if key:
+            found.add(key)
+        elif isinstance(node, ast.Name):
+            assigned = assigned_here.get(node.id)
+            if assigned is not None and assigned is not expr:
+                found |= env_reads(files, path, assigned, depth + 1)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            found |= _helper_env_reads(resolver, path, node, depth + 1)
+    return found
+
+
+def _helper_env_reads(resolver: Resolver, path: str, call: ast.Call, depth: int) -> set[str]:
+    name = dotted(call.func)
+    tree = resolver._tree(path)
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is None:
+        source, original = resolver.import_of(path, tree, name)
+        if source is None:
+            return set()
+        fn = next(
+            (n for n in resolver._tree(source).body if isinstance(n, ast.FunctionDef) and n.name == original),
+            None,
+        )
+    if fn is None or depth > MAX_DEPTH:
+        return set()
+    bound: dict[str, str] = {}
+    for param, arg in zip(fn.args.args, call.args, strict=False):
+        value = Resolver(resolver.files, path).resolve(arg)
+        if value.ok and isinstance(value.value, str):
+            bound[param.arg] = value.value
+    return {key for node in ast.walk(fn) if (key := _env_key(node, bound))}
