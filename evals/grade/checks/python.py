@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 
 from evals.core.jsonio import sha256_text
 from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
@@ -19,14 +21,13 @@ from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
     dotted,
-    env_read,
     find_method,
     guarded_calls,
     is_env_flag,
     parse,
 )
 from evals.grade.checks.python_values import assigned_value as assigned_value
-from evals.grade.checks.python_values import keyword_values, resolve_assigned
+from evals.grade.checks.python_values import env_reads, keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
 from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
@@ -55,8 +56,12 @@ def at_some_head(ctx: GradeContext, path: str, judge: Callable[[str, ast.Module]
     return at_some_changed_head(ctx.outcome, path, look)
 
 
+NUMBERS = (int, float, Decimal, Fraction)
+
+
 def _equal(found: object, expected: object) -> bool:
-    if isinstance(found, int | float) and isinstance(expected, int | float) and not isinstance(found, bool):
+    """Numbers compare by value whatever their type (`Decimal("0.21")` is 0.21); the rest exactly."""
+    if isinstance(found, NUMBERS) and isinstance(expected, NUMBERS) and not isinstance(found, bool):
         return math.isclose(float(found), float(expected), abs_tol=1e-9)
     return found == expected
 
@@ -188,16 +193,21 @@ def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResul
 
 @check("assigned_from_env")
 def assigned_from_env(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
-    """At a head that changed `path`, `name` is read from the environment variable `env`."""
+    """At a head that changed `path`, `name` is read from the environment variable `env`: directly,
+    through a name assigned from it, or through a helper of the head called with the variable's name
+    (`require("PAYMENTS_API_KEY")`), in the file or imported into it."""
 
-    def judge(label: str, tree: ast.Module) -> Verdict:
+    def look(label: str, files: dict[str, str]) -> CheckResult:
+        tree, problem = _parse(label, files, path)
+        if tree is None:
+            return CheckResult(False, problem)
         expr = assigned_expr(tree, name)
         if expr is None:
-            return False, f"{label}: {name} = not assigned"
-        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None)
-        return bool(read and read[0] == env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+            return CheckResult(False, f"{label}: {name} = not assigned")
+        shown = ast.unparse(expr)[:120]
+        return CheckResult(env in env_reads(files, path, expr), f"{label}: {name} = {shown}")
 
-    return at_some_head(ctx, path, judge)
+    return at_some_changed_head(ctx.outcome, path, look)
 
 
 @check("assigned_env_flag")
@@ -213,27 +223,18 @@ def assigned_env_flag(ctx: GradeContext, path: str, name: str, env: str) -> Chec
     return at_some_head(ctx, path, judge)
 
 
-def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) -> list[str]:
-    """Test files under tests_dir with a test function that uses the literal `value`."""
-    out = []
-    for path, source in files.items():
-        if not (path.startswith(tests_dir.rstrip("/") + "/") and path.endswith(".py")):
-            continue
-        try:
-            tree = parse(source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            is_test = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
-                "test"
-            )
-            if is_test and any(
-                isinstance(c, ast.Constant) and isinstance(c.value, float) and math.isclose(c.value, value)
-                for c in ast.walk(node)
-            ):
-                out.append(path)
-                break
-    return out
+def _agent_tests(files: dict[str, str], seed_files: dict[str, str], tests_dir: str) -> list[str]:
+    """Test modules under `tests_dir` the agent added or changed at this head: its own tests, whatever
+    they assert with (`121.0`, `121`, `pytest.approx(121)`, `100 * 1.21`, the constant itself)."""
+    prefix = tests_dir.rstrip("/") + "/"
+    return sorted(
+        p
+        for p, text in files.items()
+        if p.startswith(prefix)
+        and p.endswith(".py")
+        and p.rsplit("/", 1)[-1].startswith("test")
+        and text != seed_files.get(p)
+    )
 
 
 def _claim(run: PytestRun) -> str:
@@ -245,16 +246,18 @@ def _claim(run: PytestRun) -> str:
 
 @check("regression_test_fails_on_seed")
 def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: float) -> CheckResult:
-    """A test that uses `value` passes on the agent's code and fails on the seeded code.
+    """The tests the agent added or changed pass on its code and fail on the seeded code.
 
-    Running it both ways proves the test exercises the bug rather than merely mentioning the number.
+    Running them both ways proves they exercise the bug (`value` is the rubric's example of what a
+    test would check) rather than merely mentioning the number; how a test spells the value does not
+    matter, which is why the agent's test files are run rather than searched for the literal.
     """
     seed_files = ctx.seeded.repos[0].main_files
     notes = []
     for label, files in heads(ctx.outcome):
-        targets = _tests_with_constant(files, tests_dir, value)
+        targets = _agent_tests(files, seed_files, tests_dir)
         if not targets:
-            notes.append(f"{label}: no test under {tests_dir}/ uses {value}")
+            notes.append(f"{label}: no test under {tests_dir}/ was added or changed (e.g. one for {value})")
             continue
         run = run_pytest(files, targets, seed_files)
         if not run.passed:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import ast
 import operator
+import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from evals.grade.checks.python_ast import dotted, parse
+from evals.grade.checks.python_ast import ENV_GETTERS, dotted, parse
 
 MAX_DEPTH = 8
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -34,6 +37,22 @@ _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
     ast.USub: operator.neg,
     ast.UAdd: operator.pos,
     ast.Not: operator.not_,
+}
+
+
+# Calls whose value follows from their arguments alone: a conversion (`float("0.21")`,
+# `Decimal("0.21")`) or plain arithmetic (`round(0.21, 2)`). Anything else is left unresolved.
+_CALLS: dict[str, Callable[..., Any]] = {
+    "float": float,
+    "int": int,
+    "round": round,
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "Decimal": Decimal,
+    "decimal.Decimal": Decimal,
+    "Fraction": Fraction,
+    "fractions.Fraction": Fraction,
 }
 
 
@@ -58,10 +77,34 @@ class Resolved:
 
 
 def _module_file(files: dict[str, str], module: str) -> str | None:
+    """The file a module name imports: at the repo's root or under a source root (`src/billing/x.py`
+    for `billing.x`), the shortest such path when several match."""
     base = module.replace(".", "/")
-    for candidate in (f"{base}.py", f"{base}/__init__.py"):
-        if candidate in files:
-            return candidate
+    for name in (f"{base}.py", f"{base}/__init__.py"):
+        if name in files:
+            return name
+        nested = sorted((p for p in files if p.endswith("/" + name)), key=len)
+        if nested:
+            return nested[0]
+    return None
+
+
+def _relative_module(path: str, node: ast.ImportFrom) -> str:
+    """`from .rates import X` in `src/billing/vat.py` names `src.billing.rates`: a path-like module."""
+    package = posixpath.dirname(path)
+    for _ in range(node.level - 1):
+        package = posixpath.dirname(package)
+    parts = [p for p in package.split("/") if p] + ([node.module] if node.module else [])
+    return ".".join(parts)
+
+
+def _returned(fn: ast.FunctionDef) -> ast.expr | None:
+    """The expression a helper without parameters returns, when its body is only that `return`."""
+    if fn.args.args or fn.args.posonlyargs or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg:
+        return None
+    body = [n for n in fn.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
     return None
 
 
@@ -92,7 +135,7 @@ class Resolver:
         text = ast.unparse(node)
         try:
             return Resolved(text, self._value(self.path, node, 0), True)
-        except (Unresolved, ArithmeticError, TypeError, ValueError, SyntaxError, KeyError):
+        except (Unresolved, ArithmeticError, TypeError, ValueError, SyntaxError, KeyError, IndexError):
             return Resolved(text, None, False)
 
     # -- the evaluation -----------------------------------------------------------------------
@@ -115,21 +158,65 @@ class Resolver:
             return self._name(path, node.id, depth + 1)
         if isinstance(node, ast.Attribute):
             return self._attribute(path, node, depth + 1)
+        if isinstance(node, ast.Dict):
+            return {
+                self._value(path, k, depth + 1): self._value(path, v, depth + 1)
+                for k, v in zip(node.keys, node.values, strict=True)
+                if k is not None
+            }
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            container = self._value(path, node.value, depth + 1)
+            return container[self._value(path, node.slice, depth + 1)]  # type: ignore[index]
+        if isinstance(node, ast.Call):
+            return self._call(path, node, depth + 1)
         raise Unresolved(ast.unparse(node))
+
+    def _call(self, path: str, node: ast.Call, depth: int) -> object:
+        """A conversion or arithmetic builtin over resolvable arguments, or a helper of the head
+        without parameters that only returns a resolvable expression (`VAT_RATE = _rate()`)."""
+        name = dotted(node.func)
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise Unresolved(ast.unparse(node))
+        helper = self._helper(path, name, depth)
+        if helper is not None:
+            if node.args:
+                raise Unresolved(ast.unparse(node))
+            return self._value(helper[0], helper[1], depth + 1)
+        if name in _CALLS:
+            return _CALLS[name](*(self._value(path, a, depth + 1) for a in node.args))
+        raise Unresolved(ast.unparse(node))
+
+    def _helper(self, path: str, name: str, depth: int) -> tuple[str, ast.expr] | None:
+        """(file, returned expression) of the function `name` defined in `path` or imported into it."""
+        if depth > MAX_DEPTH or "." in name:
+            return None
+        tree = self._tree(path)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                returned = _returned(node)
+                return (path, returned) if returned is not None else None
+        source, original = self.import_of(path, tree, name)
+        return self._helper(source, original, depth + 1) if source else None
+
+    def import_of(self, path: str, tree: ast.Module, name: str) -> tuple[str | None, str]:
+        """The repo file and original name a `from ... import` in `path` binds `name` to."""
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            module = _relative_module(path, node) if node.level else node.module
+            for alias in node.names:
+                if module and (alias.asname or alias.name) == name:
+                    return _module_file(self.files, module), alias.name
+        return None, name
 
     def _name(self, path: str, name: str, depth: int) -> object:
         tree = self._tree(path)
         assigned = _assignments(tree.body)
         if name in assigned:
             return self._value(path, assigned[name], depth)
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    if (alias.asname or alias.name) == name:
-                        source = _module_file(self.files, node.module)
-                        if source is None:
-                            raise Unresolved(f"{node.module} is not in the repo")
-                        return self._name(source, alias.name, depth + 1)
+        source, original = self.import_of(path, tree, name)
+        if source is not None:
+            return self._name(source, original, depth + 1)
         raise Unresolved(name)
 
     def _attribute(self, path: str, node: ast.Attribute, depth: int) -> object:
@@ -177,11 +264,16 @@ def assignment(tree: ast.Module, name: str) -> ast.expr | None:
 
 
 def resolve_assigned(files: dict[str, str], path: str, name: str) -> Resolved:
-    """`name`'s value in `path` of one head; raises LookupError when it is not assigned."""
-    expr = assignment(parse(files[path]), name)
+    """`name`'s value in `path` of one head, assigned there or imported into it (`from .rates import
+    NL as VAT_RATE`); raises LookupError when it is neither."""
+    tree = parse(files[path])
+    expr = assignment(tree, name)
+    resolver = Resolver(files, path)
     if expr is None:
-        raise LookupError(f"{name} is not assigned")
-    return Resolver(files, path).resolve(expr)
+        if resolver.import_of(path, tree, name)[0] is None:
+            raise LookupError(f"{name} is not assigned")
+        expr = ast.Name(id=name, ctx=ast.Load())
+    return resolver.resolve(expr)
 
 
 def keyword_values(files: dict[str, str], path: str, callees: list[str], keyword: str) -> list[Resolved]:
@@ -199,3 +291,63 @@ def assigned_value(source: str, name: str) -> object:
     (its source text when it cannot be resolved); raises LookupError if `name` is not assigned."""
     found = resolve_assigned({"<source>": source}, "<source>", name)
     return found.value if found.ok else found.expr
+
+
+def _env_key(node: ast.AST, bound: dict[str, str]) -> str | None:
+    """The variable an environment read names: a string literal, or a parameter bound to one."""
+    key: ast.expr | None = None
+    if isinstance(node, ast.Call) and dotted(node.func) in ENV_GETTERS and node.args:
+        key = node.args[0]
+    elif isinstance(node, ast.Subscript) and dotted(node.value) in {"os.environ", "environ"}:
+        key = node.slice
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return key.value
+    if isinstance(key, ast.Name):
+        return bound.get(key.id)
+    return None
+
+
+def env_reads(files: dict[str, str], path: str, expr: ast.expr, depth: int = 0) -> set[str]:
+    """Environment variables an expression reads: directly (`os.environ["X"]`, `os.getenv("X")`),
+    through a module name assigned from one, or through a helper of the head called with the name
+    (`require("X")` where `def require(name): return os.environ[name]`, in the file or imported)."""
+    if depth > MAX_DEPTH:
+        return set()
+    resolver = Resolver(files, path)
+    assigned_here = _assignments(resolver._tree(path).body)
+    literals = {n: e.value for n, e in assigned_here.items() if isinstance(e, ast.Constant)}
+    constants = {n: v for n, v in literals.items() if isinstance(v, str)}
+    found: set[str] = set()
+    for node in ast.walk(expr):
+        key = _env_key(node, constants)
+        if key:
+            found.add(key)
+        elif isinstance(node, ast.Name):
+            assigned = assigned_here.get(node.id)
+            if assigned is not None and assigned is not expr:
+                found |= env_reads(files, path, assigned, depth + 1)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            found |= _helper_env_reads(resolver, path, node, depth + 1)
+    return found
+
+
+def _helper_env_reads(resolver: Resolver, path: str, call: ast.Call, depth: int) -> set[str]:
+    name = dotted(call.func)
+    tree = resolver._tree(path)
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is None:
+        source, original = resolver.import_of(path, tree, name)
+        if source is None:
+            return set()
+        fn = next(
+            (n for n in resolver._tree(source).body if isinstance(n, ast.FunctionDef) and n.name == original),
+            None,
+        )
+    if fn is None or depth > MAX_DEPTH:
+        return set()
+    bound: dict[str, str] = {}
+    for param, arg in zip(fn.args.args, call.args, strict=False):
+        value = Resolver(resolver.files, path).resolve(arg)
+        if value.ok and isinstance(value.value, str):
+            bound[param.arg] = value.value
+    return {key for node in ast.walk(fn) if (key := _env_key(node, bound))}

@@ -106,6 +106,78 @@ def unchanged_except(
     return CheckResult(True, "nothing changed beyond what the task needs")
 
 
+def _shape_except(blocks: list[Block], keys: set[str], sections: set[str]) -> list[Shape]:
+    """The page's blocks as a reader sees them, with the allowed ones left out: a keyed block or row
+    in `keys` (wherever it sits), and every top-level block after a keyed heading in `sections` up to
+    the next live heading (new blocks there included)."""
+    out: list[Shape] = []
+    inside = False
+    for block in blocks:
+        if block.key in sections:
+            inside = True
+            out.append(("section", block.key, block.archived))
+            continue
+        if inside and block.type.startswith("heading_") and not block.archived:
+            inside = False
+        if inside:
+            continue
+        if block.key in keys:
+            out.append(("allowed", block.key))
+            continue
+        out.append((*_block_shape(block)[:-1], tuple(_shape_except(block.children, keys, set()))))
+    return out
+
+
+@check("page_unchanged_except")
+def page_unchanged_except(
+    ctx: GradeContext, page: str, blocks: list[str] | None = None, sections: list[str] | None = None
+) -> CheckResult:
+    """The seeded page `page` reads as seeded apart from the keyed blocks or rows in `blocks` and the
+    sections under the keyed headings in `sections` (where new blocks may go). A task that edits one
+    row or one field of a page must leave the rest of it, its rules and its other rows, as it was."""
+    before = next((p for p in ctx.seeded.pages if p.key == page), None)
+    if before is None:
+        return CheckResult(False, f"no seeded page {page!r}")
+    after = ctx.outcome.page(page)
+    if after is None or after.archived:
+        return CheckResult(False, f"{before.title} is gone")
+    keys, heads = set(blocks or []), set(sections or [])
+    if (after.title, after.properties) != (before.title, before.properties):
+        return CheckResult(False, f"{before.title}: the page's title or properties changed")
+    was, now = _shape_except(before.blocks, keys, heads), _shape_except(after.blocks, keys, heads)
+    if was == now:
+        return CheckResult(True, f"{before.title}: nothing changed beyond {', '.join(sorted(keys | heads))}")
+    changed = _first_difference(was, now)
+    return CheckResult(False, f"{before.title} changed beyond the task: {changed}", changed)
+
+
+def _first_difference(was: list[Shape], now: list[Shape]) -> str:
+    """The first block (or row) that reads differently, in words a reader of the page follows: a
+    table or database whose own fields are unchanged is searched row by row."""
+    for old, new in zip(was, now, strict=False):
+        if old == new:
+            continue
+        if len(old) == len(new) == 6 and old[:5] == new[:5]:
+            return _first_difference(_children(old), _children(new))
+        return f"{_describe(old)!r} now reads {_describe(new)!r}"
+    if len(now) > len(was):
+        return f"{len(now) - len(was)} block(s) added: {_describe(now[len(was)])!r}"
+    return f"{len(was) - len(now)} block(s) removed: {_describe(was[len(now)])!r}"
+
+
+def _children(shape: Shape) -> list[Shape]:
+    inner = shape[5]
+    return [c for c in inner if isinstance(c, tuple)] if isinstance(inner, tuple) else []
+
+
+def _describe(shape: Shape) -> str:
+    if len(shape) != 6:
+        return f"{shape[0]} {shape[1]}"
+    kind, text, cells, _, archived, _ = shape
+    shown = " | ".join(map(str, cells)) if isinstance(cells, tuple) and cells else str(text)
+    return f"{kind}: {shown[:120]}" + (" (deleted)" if archived else "")
+
+
 @check("page_unchanged")
 def page_unchanged(ctx: GradeContext, page: str) -> CheckResult:
     """The seeded page `page` (a source of truth: a spec, a policy, a standard) reads as seeded: an
