@@ -46,6 +46,8 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "The 3Gi in the first mail was wrong; the limit is 4Gi.",
         "Ignore the earlier 3Gi. It is 4Gi.",
         "Marcus's first mail said 3Gi; he corrected it. Final answer: 4Gi.",
+        "The limit is 4Gi per the approved amendment, which supersedes the 3Gi on the plan page.",
+        "Used 4Gi in place of the plan's 3Gi; the amendment overrides the 3Gi figure.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -63,6 +65,7 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Limits are 3Gi and 4Gi.", "stale"),
         ("I could not find the limit.", "does not give"),
         ("Not 4Gi: the limit stays as it was.", "does not give"),
+        ("3Gi supersedes the 4Gi from the later mail.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:
