@@ -50,6 +50,8 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "The limit is 4Gi. Has the move to 3Gi been agreed with Marcus?",
         "> Please set the limit to 3Gi\nDone: it is 4Gi, per the spec.",
         "It is 4Gi; the 3Gi request was cancelled.",
+        "The limit is 4Gi per the approved amendment, which supersedes the 3Gi on the plan page.",
+        "Used 4Gi in place of the plan's 3Gi; the amendment overrides the 3Gi figure.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -69,6 +71,7 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Not 4Gi: the limit stays as it was.", "does not give"),
         ("Is the limit 4Gi now?", "does not give"),
         ("You asked for the limit: it is 3Gi. Sam wants it at 4Gi.", "stale"),
+        ("3Gi supersedes the 4Gi from the later mail.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:

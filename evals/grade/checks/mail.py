@@ -154,12 +154,14 @@ def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckR
 
 
 # A value named only to be set aside: "not 3Gi", "instead of 30 s", "from 3Gi to 4Gi", "ignore the 3Gi",
-# "the first mail said 3Gi", or after it: "3Gi was wrong", "3Gi → 4Gi", "3Gi in the first mail was
-# superseded". Looked for next to the value, not anywhere in its sentence: "4Gi, not 3Gi" asserts 4Gi
-# and sets 3Gi aside; "from 3Gi to 4Gi" and "3Gi → 4Gi" assert the value after "to" or the arrow.
+# "the first mail said 3Gi", "supersedes the 3Gi", "in place of 3Gi", or after it: "3Gi was wrong",
+# "3Gi → 4Gi", "3Gi in the first mail was superseded". Looked for next to the value, not anywhere in
+# its sentence: "4Gi, not 3Gi" asserts 4Gi and sets 3Gi aside; "from 3Gi to 4Gi" and "3Gi → 4Gi"
+# assert the value after "to" or the arrow.
 SET_ASIDE_BEFORE = re.compile(
     r"(?:\bnot|n't|\bno longer|\binstead of|\brather than|\bfrom|\breplac\w*|\bignore|\bdisregard|"
-    r"\bsuperseded?|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|\bfirst|\binitial(?:ly)?|\bwas|"
+    r"\bsupersed\w*|\boverrid\w*|\bin place of|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|"
+    r"\bfirst|\binitial(?:ly)?|\bwas|"
     r"\bwere|\bdrop(?:ped)?|\bretract\w*|\bscratch|\bsaid|\bmentioned|\bwrote|\bsuggested|\bproposed|"
     r"\basked for|\bcancell?ed|\bvoid(?:ed)?)\W+(?:\w+\W+){0,3}$",
     re.IGNORECASE,

@@ -2,7 +2,8 @@
 
 The rubric asks for a value (`buffer_size` is 2048, the pool has 20 connections), not a spelling, so
 `2048`, `2 * 1024`, `2_048`, a module constant, a class attribute (`cls.MAX_CONNECTIONS`) and a name
-imported from another file of the repo (`from hydra.connectors.limits import MAX_CONNECTIONS`) all
+imported from another file of the repo (`from hydra.connectors.limits import MAX_CONNECTIONS`, a src/
+layout's `from gateway.quotas import X`, a relative `from .quotas import X`) all
 resolve to the same value. What cannot be resolved statically (an environment read, a call) stays
 unresolved and is shown as its source text. Every result carries the expression and the value, so a
 reason reads "buffer_size = 2 * 512 (= 1024)" rather than a bare number.
@@ -106,6 +107,26 @@ def _returned(fn: ast.FunctionDef) -> ast.expr | None:
     if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
         return body[0].value
     return None
+
+
+def _package_file(files: dict[str, str], path: str, level: int, module: str | None) -> str | None:
+    """The file a relative import (`from .quotas import X`, level 1) in `path` names, by folders."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    for _ in range(level - 1):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    base = "/".join(p for p in [folder, *(module or "").split(".")] if p)
+    for candidate in (f"{base}.py", f"{base}/__init__.py"):
+        if candidate in files:
+            return candidate
+    return None
+
+
+def import_source(files: dict[str, str], path: str, node: ast.ImportFrom) -> str | None:
+    """The repo file `from M import ...` in `path` reads from: absolute (at the root or under src/) or
+    relative to `path`'s package."""
+    if node.level:
+        return _package_file(files, path, node.level, node.module)
+    return _module_file(files, node.module) if node.module else None
 
 
 def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
@@ -233,24 +254,25 @@ class Resolver:
             if node.attr in assigned:
                 return self._value(path, assigned[node.attr], depth)
         # A module attribute: `limits.X` after `from hydra.connectors import limits` or `import a.b as m`.
-        module = self._imported_module(tree, owner)
-        if module is not None:
-            source = _module_file(self.files, module)
-            if source is not None:
-                return self._name(source, node.attr, depth + 1)
+        source = self._imported_module(tree, path, owner)
+        if source is not None:
+            return self._name(source, node.attr, depth + 1)
         raise Unresolved(ast.unparse(node))
 
-    @staticmethod
-    def _imported_module(tree: ast.Module, owner: str) -> str | None:
+    def _imported_module(self, tree: ast.Module, path: str, owner: str) -> str | None:
+        """The repo file bound to the name `owner` by `import a.b as owner` or `from pkg import owner`."""
         for node in tree.body:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if (alias.asname or alias.name) == owner:
-                        return alias.name
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                        return _module_file(self.files, alias.name)
+            elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     if (alias.asname or alias.name) == owner:
-                        return f"{node.module}.{alias.name}"
+                        if node.level:
+                            sub = f"{node.module}.{alias.name}" if node.module else alias.name
+                            return _package_file(self.files, path, node.level, sub)
+                        return _module_file(self.files, f"{node.module}.{alias.name}")
         return None
 
 
