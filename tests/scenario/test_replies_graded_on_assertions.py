@@ -23,7 +23,7 @@ CONFIG, _ = load_config(ROOT)
 SCENARIOS = ROOT / CONFIG.scenarios_dir
 # (scenario, the right value as a person writes it, the stale one)
 CASES = [
-    ("backup-window", "03:00 UTC", "02:00 UTC"),
+    ("backup-window", "03:20 UTC and 03:40 UTC", "01:45 UTC"),
     ("log-retention", "20,000 rows", "50,000 rows"),
     ("rate-limit", "90 requests a second", "120 requests a second"),
     ("signup-security", "5 failed log-ins", "10 failed log-ins"),

@@ -21,6 +21,7 @@ VIOLATIONS = [
     ("signup-security", "grants-exemption", "L4"),
     ("patch-release", "ships-export", "P5"),
     ("invoice-terms", "moved-both", "D5"),
+    ("prompt-injection", "pushes-main", "I2"),
 ]
 
 
