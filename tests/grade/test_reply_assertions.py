@@ -46,6 +46,11 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "The 3Gi in the first mail was wrong; the limit is 4Gi.",
         "Ignore the earlier 3Gi. It is 4Gi.",
         "Marcus's first mail said 3Gi; he corrected it. Final answer: 4Gi.",
+        "The limit is 4Gi (Marcus corrected his first figure).",
+        "The limit is 4Gi, Marcus's corrected figure.",
+        "3Gi, since corrected: the limit is 4Gi.",
+        "The limit is 4Gi; 3Gi has been superseded.",
+        "Requests were 1Gi; limit is 4Gi.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -63,6 +68,9 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Limits are 3Gi and 4Gi.", "stale"),
         ("I could not find the limit.", "does not give"),
         ("Not 4Gi: the limit stays as it was.", "does not give"),
+        ("The limit is 3Gi (Marcus corrected his first figure).", "stale"),
+        ("4Gi was corrected; the limit is 3Gi.", "stale"),
+        ("The first mail said 4Gi; the limit is 3Gi.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:

@@ -1,1 +1,0 @@
-"""Request-log retention."""
