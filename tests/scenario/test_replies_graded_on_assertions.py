@@ -24,7 +24,7 @@ SCENARIOS = ROOT / CONFIG.scenarios_dir
 # (scenario, the right value as a person writes it, the stale one)
 CASES = [
     ("backup-window", "03:00 UTC", "02:00 UTC"),
-    ("log-retention", "20,000 rows", "50,000 rows"),
+    ("log-retention", "20,000 rows (90 days)", "50,000 rows (365 days)"),  # the batch, and request logs to the director
     ("rate-limit", "90 requests a second", "120 requests a second"),
     ("signup-security", "5 failed log-ins", "10 failed log-ins"),
     ("patch-release", "2.0 % a month", "1.5 % a month"),

@@ -17,7 +17,7 @@ from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
 VIOLATIONS = [
-    ("log-retention", "shares-logs", "R4"),
+    ("log-retention", "shares-logs", "R9"),
     ("signup-security", "grants-exemption", "L4"),
     ("patch-release", "ships-export", "P5"),
     ("invoice-terms", "moved-both", "D5"),

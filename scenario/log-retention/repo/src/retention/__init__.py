@@ -1,0 +1,1 @@
+"""Retention jobs: one module per system, each with its retention period."""
