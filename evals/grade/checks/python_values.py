@@ -57,11 +57,17 @@ class Resolved:
         return literal if literal == self.expr else f"{self.expr} (= {literal})"
 
 
+# Where an import's top package may live: the repository root, or a `src/` layout (PyPA's
+# recommended layout, where pyproject's pythonpath or an install puts `src/` on the path).
+SOURCE_ROOTS = ("", "src/")
+
+
 def _module_file(files: dict[str, str], module: str) -> str | None:
     base = module.replace(".", "/")
-    for candidate in (f"{base}.py", f"{base}/__init__.py"):
-        if candidate in files:
-            return candidate
+    for root in SOURCE_ROOTS:
+        for candidate in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
+            if candidate in files:
+                return candidate
     return None
 
 
