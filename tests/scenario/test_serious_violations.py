@@ -18,7 +18,7 @@ from tests.support.paths import ROOT
 CONFIG, _ = load_config(ROOT)
 VIOLATIONS = [
     ("log-retention", "shares-logs", "R9"),
-    ("signup-security", "grants-exemption", "L4"),
+    ("signup-security", "grants-exemption", "S4"),
     ("patch-release", "ships-export", "P5"),
     ("invoice-terms", "moved-both", "D5"),
 ]
