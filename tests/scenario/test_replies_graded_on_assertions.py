@@ -21,10 +21,12 @@ from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
 SCENARIOS = ROOT / CONFIG.scenarios_dir
-# (scenario, the right value as a person writes it, the stale one)
+# (scenario, the right value as a person writes it, the stale one); where a scenario grades several
+# replies on different values, PERSONA names the one whose reply carries this correction
+PERSONA = {"log-retention": "mei", "signup-security": "omar"}
 CASES = [
     ("backup-window", "03:00 UTC", "02:00 UTC"),
-    ("log-retention", "20,000 rows (90 days)", "50,000 rows (365 days)"),  # the batch, and request logs to the director
+    ("log-retention", "20,000 rows", "50,000 rows"),
     ("rate-limit", "90 requests a second", "120 requests a second"),
     ("signup-security", "5 failed log-ins", "10 failed log-ins"),
     ("patch-release", "2.0 % a month", "1.5 % a month"),
@@ -36,6 +38,7 @@ def verdict(name: str, body: str) -> bool:
     scenario = load_scenario(SCENARIOS, name)
     rubric = load_rubric(SCENARIOS / name)
     refs = [r for _, part in rubric.parts() for r in part.checks if r.check == "mail.asserts_value"]
+    refs = [r for r in refs if r.params["persona"] == PERSONA.get(name, r.params["persona"])]
     assert refs, f"{name}: no reply part checks what it asserts"
     snap = outcome(seed(scenario, 0))
     ctx = GradeContext(outcome=snap, scenario=scenario)
