@@ -25,3 +25,27 @@ def test_an_imported_constant_resolves_at_the_root_or_under_src(policy_path: str
 def test_a_module_the_head_does_not_have_stays_unresolved() -> None:
     files = {"src/identity/rules.py": RULES, "lib/identity/policy.py": "PASSWORD_MIN_CHARS = 14\n"}
     assert not resolve_assigned(files, "src/identity/rules.py", "MIN_PASSWORD_LENGTH").ok
+
+
+@pytest.mark.parametrize(
+    ("expr", "value"),
+    [
+        ('Decimal("2.0")', 2.0),
+        ("decimal.Decimal('2')", 2.0),
+        ('float("2.0")', 2.0),
+        ('int("5")', 5),
+        ("Decimal(2)", 2.0),
+    ],
+)
+def test_a_number_built_by_its_types_constructor_is_that_number(expr: str, value: object) -> None:
+    files = {"fees.py": f"import decimal\nfrom decimal import Decimal\n\nRATE = {expr}\n"}
+    resolved = resolve_assigned(files, "fees.py", "RATE")
+    assert resolved.ok and resolved.value == value
+
+
+@pytest.mark.parametrize(
+    "expr", ['Decimal("1.5")', 'Decimal("two")', "round(2.04, 1)", 'Decimal("2.0", context)']
+)
+def test_another_number_or_an_unknown_call_is_not_2(expr: str) -> None:
+    resolved = resolve_assigned({"fees.py": f"RATE = {expr}\n"}, "fees.py", "RATE")
+    assert not (resolved.ok and resolved.value == 2.0)

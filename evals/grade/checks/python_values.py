@@ -11,6 +11,7 @@ reason reads "buffer_size = 2 * 512 (= 1024)" rather than a bare number.
 from __future__ import annotations
 
 import ast
+import decimal
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -84,6 +85,15 @@ def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
     return out
 
 
+def _decimal(value: object) -> float:
+    """`Decimal("2.0")` read as the number it holds (compared as a float, as the literal 2.0 is)."""
+    return float(decimal.Decimal(str(value)))
+
+
+# A number built by its type's constructor reads as that number: `Decimal("2.0")`, `float("2.0")`, `int("5")`.
+_NUMERIC: dict[str, Callable[[Any], object]] = {"Decimal": _decimal, "float": float, "int": int}
+
+
 class Resolver:
     """Resolves expressions of one file of a repo head (`files` is the whole head)."""
 
@@ -98,7 +108,15 @@ class Resolver:
         text = ast.unparse(node)
         try:
             return Resolved(text, self._value(self.path, node, 0), True)
-        except (Unresolved, ArithmeticError, TypeError, ValueError, SyntaxError, KeyError):
+        except (
+            Unresolved,
+            ArithmeticError,
+            TypeError,
+            ValueError,
+            SyntaxError,
+            KeyError,
+            decimal.InvalidOperation,
+        ):
             return Resolved(text, None, False)
 
     # -- the evaluation -----------------------------------------------------------------------
@@ -121,6 +139,10 @@ class Resolver:
             return self._name(path, node.id, depth + 1)
         if isinstance(node, ast.Attribute):
             return self._attribute(path, node, depth + 1)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
+            convert = _NUMERIC.get(dotted(node.func).split(".")[-1])
+            if convert is not None:
+                return convert(self._value(path, node.args[0], depth + 1))
         raise Unresolved(ast.unparse(node))
 
     def _name(self, path: str, name: str, depth: int) -> object:
