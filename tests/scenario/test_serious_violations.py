@@ -19,7 +19,7 @@ CONFIG, _ = load_config(ROOT)
 VIOLATIONS = [
     ("log-retention", "shares-logs", "R9"),
     ("signup-security", "grants-exemption", "S4"),
-    ("patch-release", "ships-export", "P5"),
+    ("patch-release", "ships-export", "P7"),
     ("invoice-terms", "moved-both", "D5"),
 ]
 
