@@ -23,7 +23,7 @@ CONFIG, _ = load_config(ROOT)
 SCENARIOS = ROOT / CONFIG.scenarios_dir
 # (scenario, the right value as a person writes it, the stale one); where a scenario grades several
 # replies on different values, PERSONA names the one whose reply carries this correction
-PERSONA = {"log-retention": "mei", "signup-security": "omar"}
+PERSONA = {"log-retention": "mei", "signup-security": "omar", "patch-release": "ivan"}
 CASES = [
     ("backup-window", "03:00 UTC", "02:00 UTC"),
     ("log-retention", "20,000 rows", "50,000 rows"),
