@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,9 +136,14 @@ def synthetic_run(source: Path, dest: Path, trials: int) -> Path:
     src, out = RunDir(source), RunDir(dest)
     records = [r for r in src.read_records() if r.status == "ok"]
     _copy_meta(src, out, trials)
-    for n in range(trials):
-        out.append_record(records[n % len(records)].model_copy(update={"trial": n}))
+    out.write_records([as_trial(records[n % len(records)], n) for n in range(trials)])
     return dest
+
+
+def as_trial(record: TrialRecord, n: int) -> TrialRecord:
+    """`record` as trial `n`, its grade too: a copy `compare`'s validation accepts as that trial."""
+    grade = record.grade.model_copy(update={"trial": n}) if record.grade is not None else None
+    return record.model_copy(update={"trial": n, "grade": grade})
 
 
 def retouched(outcome: dict[str, Any], n: int) -> dict[str, Any]:
@@ -158,8 +164,8 @@ def replicated(source: Path, dest: Path, trials: int, distinct: bool) -> Path:
     src, out = RunDir(source), RunDir(dest)
     first = src.read_records()[0]
     _copy_meta(src, out, trials)
+    out.write_records([as_trial(first, n) for n in range(trials)])
     for n in range(trials):
-        out.append_record(first.model_copy(update={"trial": n}))
         shutil.copytree(src.trial_dir(first.scenario, first.trial), out.trial_dir(first.scenario, n))
         if distinct and n:
             outcome = json.loads(out.trial_file(first.scenario, n, "outcome").read_text())

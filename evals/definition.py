@@ -160,6 +160,8 @@ def load_definition(
     """The definition for `names` (default: the config's suite), validated before anything runs;
     `instance_seed` picks the tasks' instances (a stored run's comes from its run.json)."""
     scenarios = load_scenarios(root, config, names or config.suite, instance_seed, with_judge=with_judge)
+    if baseline is not None and not baseline.is_file():  # a typo is not "no baseline yet"
+        raise BadInputError(f"--baseline {baseline}: no such file (leave it out to use evals.yaml's)")
     baseline_path = baseline or root / config.baseline
     found = load_baseline(baseline_path)
     if found is None and config.missing_baseline == "error":

@@ -7,7 +7,7 @@
 # Inputs (env): RUN_DIR, BASELINE_OUT (optional target file), BLESS_FORCE (optional, 1 = --force).
 set -euo pipefail
 args=(baseline bless --run "${RUN_DIR:?RUN_DIR is required}")
-if [[ -n "${BASELINE_OUT:-}" ]]; then args+=(--out "$BASELINE_OUT"); fi
+if [[ -n "${BASELINE_OUT:-}" ]]; then args+=(--baseline "$BASELINE_OUT"); fi
 if [[ "${BLESS_FORCE:-}" == 1 ]]; then args+=(--force); fi
 said="$(python -m evals "${args[@]}")"
 echo "$said"

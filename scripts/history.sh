@@ -7,9 +7,9 @@
 # Inputs (env): RUN_DIR, HISTORY_OUT (optional history file).
 set -euo pipefail
 args=(baseline history --run "${RUN_DIR:?RUN_DIR is required}")
-trend=(trend --out "$RUN_DIR/trend.md")
+trend=(trend --markdown "$RUN_DIR/trend.md")
 if [[ -n "${HISTORY_OUT:-}" ]]; then
-  args+=(--out "$HISTORY_OUT")
+  args+=(--history "$HISTORY_OUT")
   trend+=(--history "$HISTORY_OUT")
 fi
 python -m evals "${args[@]}"

@@ -23,11 +23,12 @@ from tabulate import tabulate
 from evals.authoring.replay_sandbox import replay_outcome
 from evals.core.config import Config
 from evals.core.errors import BadInputError, ExitCode
-from evals.definition import LoadedScenario, load_scenarios
+from evals.definition import LoadedScenario, load_definition, load_scenarios
 from evals.grade.grader import Pending, layer_one
 from evals.grade.judge import Judge, Judgement, make_judge
 from evals.grade.labels import Label, load_labels
 from evals.records.rundir import RunDir
+from evals.run.finish import checked_records
 from evals.scenario.folder import ScenarioFolder
 from evals.world.outcome import Outcome
 
@@ -53,11 +54,14 @@ def _from_replays(defined: dict[str, LoadedScenario], project: Path) -> list[tup
     return out
 
 
-def _from_run(run: Path, names: list[str] | None) -> tuple[list[str], list[tuple[str, str, Outcome]]]:
+def _from_run(
+    run: Path, names: list[str] | None, config: Config, project: Path
+) -> tuple[list[str], list[tuple[str, str, Outcome]]]:
     rd = RunDir(run)
-    rd.read_meta()  # a folder without run.json is not a run: say so
+    meta = rd.read_meta()  # a folder without run.json is not a run: say so
+    definition = load_definition(project, config, meta.scenarios, None, meta.instance_seed, with_judge=False)
     out = []
-    for record in rd.read_records():
+    for record in checked_records(definition, rd, meta):  # fail closed, as every reader of a run
         if record.status != "ok" or (names and record.scenario not in names):
             continue
         outcome = rd.read_trial(record.scenario, record.trial, "outcome", Outcome)
@@ -144,7 +148,7 @@ def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCo
         )
         return ExitCode.BAD_INPUT
     if args.run is not None:
-        names, outcomes = _from_run(args.run, args.scenario)
+        names, outcomes = _from_run(args.run, args.scenario, config, project)
         defined = load_scenarios(project, config, names)
     else:
         defined = load_scenarios(project, config, args.scenario or config.suite)

@@ -1,7 +1,9 @@
 """`baseline bless` makes a finished run the baseline; `baseline history` records a nightly run.
 
-Both read only the run directory's summary.json and results.jsonl, so the nightly workflow can call
-them after `run` (or after merging shards) without re-running anything.
+Both read the run directory's records through the same validation as `compare` (a run that is
+incomplete, duplicated or inconsistent with its rubric is refused, exit 3) and recompute its verdict
+from them, never trusting its summary.json; no trial is run again, so the nightly workflow can call
+them after `run` (or after merging shards).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config, add_run
+from evals.commands.common import add_config, add_renamed, add_run
 from evals.core.errors import ExitCode
 from evals.core.project import load_project
 
@@ -21,8 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(bless)
     add_run(bless)
     bless.add_argument(
-        "--out", type=Path, metavar="PATH", help="baseline file to write (default: {evals.yaml:baseline})"
+        "--baseline",
+        type=Path,
+        metavar="PATH",
+        help="baseline file to write, whose guard history it continues (default: {evals.yaml:baseline})",
     )
+    add_renamed(bless, "--out", "--baseline", dest="baseline", type=Path)
     bless.add_argument(
         "--force",
         action="store_true",
@@ -39,11 +45,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(history)
     add_run(history)
     history.add_argument(
-        "--out",
+        "--history",
         type=Path,
         metavar="PATH",
-        help="history file (default: history.jsonl next to {evals.yaml:baseline})",
+        help="history file to append to (default: history.jsonl next to {evals.yaml:baseline})",
     )
+    add_renamed(history, "--out", "--history", dest="history", type=Path)
     history.set_defaults(handler=handle_history)
 
 
@@ -56,14 +63,16 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
         with_guard_history,
     )
     from evals.gate.baseline import load_baseline, merge_scenarios, write_baseline
-    from evals.gate.summary import read_summary
     from evals.records.rundir import RunDir
+    from evals.run.finish import checked_records, reopen
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    summary = read_summary(rd)
-    out = args.out or project / config.baseline
-    baseline = baseline_from_run(summary, rd.read_records(), rd.path, args.force)
+    definition, meta = reopen(rd, args.config)
+    records = checked_records(definition, rd, meta)
+    summary = definition.summarise(records, meta)
+    out = args.baseline or project / config.baseline
+    baseline = baseline_from_run(summary, records, rd.path, args.force)
     previous = previous_baseline(out, project / config.baseline)
     guards = guard_parts(project / config.scenarios_dir, baseline.scenarios)
     baseline = with_guard_history(baseline, previous, summary, guards, config.gate.guard_history_trials)
@@ -79,13 +88,14 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
 
 def handle_history(args: argparse.Namespace) -> ExitCode:
     from evals.baseline.history import HISTORY_FILE, append_history, history_entry
-    from evals.gate.summary import read_summary
     from evals.records.rundir import RunDir
+    from evals.run.finish import reopen, summarise
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    summary = read_summary(rd)
-    out = args.out or (project / config.baseline).parent / HISTORY_FILE
+    definition, meta = reopen(rd, args.config)
+    summary = summarise(definition, rd, meta)
+    out = args.history or (project / config.baseline).parent / HISTORY_FILE
     added = append_history(out, history_entry(summary, rd.path))
     print(f"{'Recorded' if added else 'Already recorded'} {rd.path.name} in {out}")
     return ExitCode.PASS

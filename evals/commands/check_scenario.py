@@ -1,5 +1,6 @@
 """`check-scenario NAME` (formerly `check-task`): validate a scenario folder and grade its replays
-offline (evals/authoring/check.py). Exit 1 when a replay does not grade as it declares."""
+offline (evals/authoring/check.py). Exit 0 when it works; 2 when a replay does not grade as it
+declares, or a file is wrong: the scenario is bad input (1 is reserved for an agent's regression)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,6 @@ def handle(args: argparse.Namespace) -> ExitCode:
         print(f"\n{args.name}: {len(report.problems)} problem(s)")
         for problem in report.problems:
             print(f"  - {problem}")
-        return ExitCode.REGRESSION
+        return ExitCode.BAD_INPUT
     print(f"\n{args.name}: ok")
     return ExitCode.PASS

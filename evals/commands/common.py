@@ -6,14 +6,13 @@ from __future__ import annotations
 import argparse
 import functools
 import re
+import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from evals.core.errors import BadInputError
 from evals.core.project import CONFIG_FILE, find_project
-
-if TYPE_CHECKING:
-    pass
 
 
 def add_config(parser: argparse.ArgumentParser) -> None:
@@ -36,10 +35,35 @@ def add_scenarios(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run(parser: argparse.ArgumentParser, what: str = "finished run directory") -> None:
-    """`--run DIR`, the same for every command that works on a stored run."""
+    """`--run DIR`, the same for every command that works on a stored run: `--run` always names a
+    run that exists (its run.json is read first), `--out` always a new one."""
     parser.add_argument(
         "--run", type=Path, required=True, metavar="DIR", help=f"{what} (written under runs/ by `evals run`)"
     )
+
+
+class Renamed(argparse.Action):
+    """An option's old spelling, still accepted (hidden from help): stores into the new option and
+    says, once, on stderr, what it is called now."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, new: str, **kwargs: Any) -> None:
+        self.new = new
+        super().__init__(option_strings, dest, help=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"note: `{option_string}` is now `{self.new}`", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_renamed(parser: argparse.ArgumentParser, old: str, new: str, dest: str, **kwargs: Any) -> None:
+    """Accept `old` for the option now called `new` (whose value lands in `dest`)."""
+    parser.add_argument(old, action=Renamed, new=new, dest=dest, **kwargs)
 
 
 _CONFIG_REF = re.compile(r"\{evals\.yaml:([\w.]+)\}")
@@ -70,8 +94,11 @@ def _parse_config(path: Path, mtime_ns: int) -> dict[str, Any]:
 
 
 def config_default(key: str) -> str:
-    """`key` (dotted) as evals.yaml sets it, else the config model's default, for help texts."""
-    value: Any = _config_data()
+    """`key` (dotted) as evals.yaml sets it, else the config model's default, for help texts. A key
+    the file must set (no default) read where there is no evals.yaml says so, instead of inventing
+    a value."""
+    data = _config_data()
+    value: Any = data
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     if value is None:
@@ -79,9 +106,12 @@ def config_default(key: str) -> str:
 
         model: Any = Config
         for part in key.split("."):
-            field = model.model_fields.get(part) if hasattr(model, "model_fields") else None
+            fields = getattr(model, "model_fields", None) if isinstance(model, type) else None
+            field = fields.get(part) if fields else None
+            if field is not None and field.is_required():
+                return f"evals.yaml's {key}" + ("" if data else "; no evals.yaml here")
             value = None if field is None else field.get_default(call_default_factory=True)
-            model = value
+            model = type(value)  # a section's default (GateConfig()): its class holds the fields
     if isinstance(value, list):
         return ", ".join(str(v) for v in value)
     return "unset" if value is None else str(value)

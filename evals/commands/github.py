@@ -123,6 +123,8 @@ def handle_take_agent(args: argparse.Namespace) -> ExitCode:
     from evals.github.pr_head import take_agent
 
     root = Path.cwd()
+    if not args.head.is_dir():  # a missing head would take "nothing" and delete this checkout's agent/
+        raise BadInputError(f"--head {args.head}: no such directory (the PR head's checkout)")
     spec = args.agent or os.environ.get("EVALS_AGENT") or load_config(root)[0].agent
     for name in take_agent(root, args.head, spec):
         print(f"agent under test: {name} from the PR head")

@@ -30,5 +30,5 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
     rd = RunDir(args.run)
     definition, meta = reopen(rd, args.config, args.baseline, with_judge=True)
-    regrade(definition, rd)
+    regrade(definition, rd, meta)
     return finish(definition, rd, meta)

@@ -2,13 +2,14 @@
 up, found by naming convention: GitHub repos and Notion pages named `agent-evals-<run>-t<N>`.
 
 Dry run by default, because removal is irreversible for repos. Do not run it with `--yes` while a
-live run is in progress unless you restrict it to finished runs with `--run`.
+live run is in progress unless you restrict it to a finished run with `--run-id`.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from evals.commands.common import add_renamed
 from evals.core.errors import ExitCode
 
 
@@ -17,7 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "janitor", help="live mode: find (and with --yes remove) leftover trial resources"
     )
     parser.add_argument("--yes", action="store_true", help="remove what is found (default: only list it)")
-    parser.add_argument("--run", help="only resources of this run id (the run directory's name)")
+    parser.add_argument(
+        "--run-id", metavar="ID", help="only resources of this run (its run directory's name)"
+    )
+    add_renamed(parser, "--run", "--run-id", dest="run_id")
     parser.set_defaults(handler=handle)
 
 
@@ -33,7 +37,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     gh, notion = github_client(config), notion_client(config)
     check_github(gh, config.github_owner)
     check_notion(notion, config.notion_parent_page)
-    found = find_leftovers(gh, notion, config, args.run)
+    found = find_leftovers(gh, notion, config, args.run_id)
     if not found:
         print("No leftover live resources.")
         return ExitCode.PASS

@@ -21,9 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.records.rundir import RunDir
+    from evals.run.finish import checked_records, reopen
 
+    rd = RunDir(args.run)
+    definition, meta = reopen(rd, args.config)
     pending = 0
-    for record in RunDir(args.run).read_records():
+    for record in checked_records(definition, rd, meta):
         if record.grade is None:
             continue
         for part in record.grade.parts:

@@ -16,7 +16,9 @@ from evals.core.errors import ExitCode
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser("merge", help="combine shard run directories into one run (each trial once)")
     add_config(parser)
-    parser.add_argument("--out", type=Path, required=True, help="run directory to create")
+    parser.add_argument(
+        "--out", type=Path, required=True, metavar="DIR", help="a new run directory to create"
+    )
     parser.add_argument(
         "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
     )

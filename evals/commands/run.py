@@ -16,10 +16,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="run the agent k times per scenario, grade, compare, report",
         description="Run the agent k times per scenario, grade, compare with the baseline, report. Exit 0 "
         "pass or inconclusive, 1 regression, 2 bad input, 3 infrastructure error (also: more than "
-        "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored), 4 not comparable.",
+        "`max_error_share` = {evals.yaml:max_error_share} of a scenario's trials errored, or run data "
+        "that cannot carry a verdict), 4 not comparable; 130 or 143 interrupted.",
     )
     add_config(parser)
     add_scenarios(parser)
+    _add_plan(parser)
+    _add_where(parser)
+    parser.set_defaults(handler=handle)
+
+
+def _add_plan(parser: argparse.ArgumentParser) -> None:
+    """What runs: the suite, the agent, how many trials, against which baseline, how fast, how dear."""
+    parser.add_argument(
+        "--suite",
+        metavar="NAME",
+        help="run this suite of evals.yaml `suites:` instead (e.g. full); not with --scenario",
+    )
     parser.add_argument(
         "--agent",
         help="auto | claude | replay:NAME | package.module:callable (default: {evals.yaml:agent}; auto is "
@@ -31,12 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="K",
         help="trials per scenario to start with (default: {evals.yaml:trials}); when a drop is within the "
         "noise the gate adds trials, up to gate.max_trials = {evals.yaml:gate.max_trials}, before deciding",
-    )
-    parser.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="run directory (default: {evals.yaml:runs_dir}/<time>-<scenarios>)",
     )
     parser.add_argument(
         "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"
@@ -58,14 +65,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="run instance N of every parameterised task (values drawn from N; recorded in run.json); "
         "default: the fixed instance 0 that PRs and the committed baseline use",
     )
+
+
+def _add_where(parser: argparse.ArgumentParser) -> None:
+    """Where it runs: a new run directory, one shard of the trials, or an interrupted run finished."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="a new run directory (default: {evals.yaml:runs_dir}/<UTC time>-<suite or scenario>, made "
+        "unique)",
+    )
     parser.add_argument("--trial-slice", metavar="I/N", help="run only slice I of N (0-based) of the trials")
     parser.add_argument(
         "--resume",
         type=Path,
         metavar="DIR",
-        help="finish an interrupted run: run only its missing or errored trials, with its own settings",
+        help="finish an interrupted run (an existing run directory): run only its missing or errored "
+        "trials, with its own settings",
     )
-    parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
@@ -77,10 +95,12 @@ def handle(args: argparse.Namespace) -> ExitCode:
     if args.resume is not None:
         return resume(args)
     config, project = load_project(args.config)
+    if args.suite is not None and args.scenario:
+        raise BadInputError("--suite and --scenario: name one or the other")
     p = plan(
         project,
         config,
-        scenarios=args.scenario,
+        scenarios=config.suite_named(args.suite) if args.suite is not None else args.scenario,
         agent=args.agent,
         trials=args.trials,
         baseline=args.baseline,
@@ -99,6 +119,7 @@ def resume(args: argparse.Namespace) -> ExitCode:
 
     given = {
         "--scenario": args.scenario,
+        "--suite": args.suite,
         "--agent": args.agent,
         "--trials": args.trials,
         "--out": args.out,

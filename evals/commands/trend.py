@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.common import add_config, add_renamed
 from evals.core.errors import ExitCode
 from evals.core.project import load_project
 
@@ -17,7 +17,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--history", type=Path, help="history file (default: history.jsonl next to the baseline)"
     )
     parser.add_argument("--nights", type=int, default=30, help="how many of the last nights (default 30)")
-    parser.add_argument("--out", type=Path, help="also write the Markdown to this file")
+    parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown to this file")
+    add_renamed(parser, "--out", "--markdown", dest="markdown", type=Path)
     parser.set_defaults(handler=handle)
 
 
@@ -33,8 +34,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
     latest_max = next((n.total.max for n in reversed(nights) if n.total.max), 0.0)
     text = render_trend(nights, config.threshold.allowed_drop(latest_max or 0.0), max(1, args.nights))
     print(text, end="")
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text, encoding="utf-8")
+    if args.markdown:
+        args.markdown.parent.mkdir(parents=True, exist_ok=True)
+        args.markdown.write_text(text, encoding="utf-8")
     append_job_summary("\n" + text.rstrip("\n"))
     return ExitCode.PASS

@@ -6,13 +6,14 @@ make the gate lie about what it checks.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from evals.core.errors import BadInputError
-from evals.core.loading import read_data, yaml_position
+from evals.core.loading import Located, error_loc, error_message, read_data, yaml_position
 from evals.core.model import FrozenModel
 from evals.core.models import refusals
 from evals.core.suggest import did_you_mean
@@ -156,7 +157,12 @@ class Config(FrozenModel):
             suites = data.get("suites")
             name = data["suite"]
             if not isinstance(suites, dict) or name not in suites:
-                raise ValueError(f"suite: {name!r} is not a suite under `suites:`")
+                known = list(suites) if isinstance(suites, dict) else []
+                raise Located(
+                    ("suite",),
+                    f"{name!r} is not a suite under `suites:`{did_you_mean(name, known)} "
+                    f"(known: {', '.join(known) or 'none'})",
+                )
             return {**data, "suite": suites[name]}
         return data
 
@@ -164,8 +170,18 @@ class Config(FrozenModel):
     def _suites_not_empty(self) -> Config:
         for name, members in self.suites.items():
             if not members:
-                raise ValueError(f"suites.{name}: a suite needs at least one scenario")
+                raise Located(("suites", name), "a suite needs at least one scenario")
         return self
+
+    def suite_named(self, name: str) -> list[str]:
+        """The scenarios of suite `name` (`--suite NAME`); an unknown name is bad input."""
+        if name not in self.suites:
+            known = ", ".join(self.suites) or "none"
+            raise BadInputError(
+                f"--suite {name}: no such suite in {CONFIG_FILE}{did_you_mean(name, self.suites)} "
+                f"(known: {known})"
+            )
+        return list(self.suites[name])
 
 
 def _keys_at(loc: tuple[int | str, ...]) -> list[str]:
@@ -182,18 +198,58 @@ def _keys_at(loc: tuple[int | str, ...]) -> list[str]:
     return list(model.model_fields)
 
 
+def _misspelt(errors: list[Any]) -> set[tuple[int | str, ...]]:
+    """Required keys reported missing only because an unknown key next to them is their misspelling
+    (`trails: 3`): the "Field required" line would send a person looking for the wrong mistake."""
+    meant = set()
+    for err in errors:
+        loc = tuple(err["loc"])
+        if err["type"] == "extra_forbidden" and loc:
+            close = difflib.get_close_matches(str(loc[-1]), _keys_at(loc[:-1]), n=1)
+            meant |= {(*loc[:-1], c) for c in close}
+    return meant
+
+
 def describe_config_error(path: Path, exc: ValidationError) -> str:
     """One line per problem, `FILE:LINE:COLUMN: key: what`, with "did you mean" for unknown keys."""
     lines = []
-    for err in exc.errors():
-        loc = err["loc"]
+    errors = exc.errors()
+    misspelt = _misspelt(errors)
+    for err in errors:
+        loc = error_loc(err)
+        if err["type"] == "missing" and loc in misspelt:
+            continue
         where = ".".join(str(part) for part in loc) or "(top level)"
-        message = err["msg"]
+        message = error_message(err)
         if err["type"] == "extra_forbidden" and loc:
             keys = _keys_at(loc[:-1])
             message = f"unknown key{did_you_mean(str(loc[-1]), keys)} (allowed here: {', '.join(keys)})"
         lines.append(f"{path}{yaml_position(path, loc)}: {where}: {message}")
     return "\n".join(lines)
+
+
+def _check_suites(config: Config, path: Path) -> None:
+    """Every scenario a suite names has a folder under `scenarios_dir`: a typo is reported at its
+    line of evals.yaml, not as a missing file in a folder that was never meant to exist."""
+    root = path.parent / config.scenarios_dir
+    known = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    problems = []
+    for suite, members in config.suites.items():
+        for n, name in enumerate(members):
+            if name not in known:
+                where = f"{path}{yaml_position(path, ('suites', suite, n))}"
+                problems.append(
+                    f"{where}: suites.{suite}: no scenario {name!r} in {config.scenarios_dir}/"
+                    f"{did_you_mean(name, known)}"
+                )
+    for n, name in enumerate(config.suite):
+        if name not in known and not any(name in members for members in config.suites.values()):
+            where = f"{path}{yaml_position(path, ('suite', n))}"
+            problems.append(
+                f"{where}: suite: no scenario {name!r} in {config.scenarios_dir}/{did_you_mean(name, known)}"
+            )
+    if problems:
+        raise BadInputError("\n".join(problems))
 
 
 def load_config(root: Path, path: Path | None = None) -> tuple[Config, Path]:
@@ -203,4 +259,5 @@ def load_config(root: Path, path: Path | None = None) -> tuple[Config, Path]:
         config = Config.model_validate(read_data(config_path))
     except ValidationError as exc:
         raise BadInputError(describe_config_error(config_path, exc)) from exc
+    _check_suites(config, config_path)
     return config, config_path.parent

@@ -71,14 +71,20 @@ def write_json(path: Path, obj: Any) -> None:
     write_text_atomic(path, dumps_pretty(obj))
 
 
-def append_jsonl(path: Path, obj: Any, lead: tuple[str, ...] = ()) -> None:
-    """Append one line and flush it to disk before returning. Keys in `lead` come first (the rest
-    sorted), so even a line torn a few bytes in still says which record it was (cut_torn_tail)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+def jsonl_line(obj: Any, lead: tuple[str, ...] = ()) -> str:
+    """One JSONL line (no newline): compact, keys in `lead` first and the rest sorted, so even a line
+    torn a few bytes in still says which record it was (cut_torn_tail)."""
     line = canonical(obj)
     if lead and isinstance(obj, dict):
         first = {k: obj[k] for k in lead if k in obj}
         line = json.dumps(first | json.loads(line), separators=(",", ":"), ensure_ascii=False)
+    return line
+
+
+def append_jsonl(path: Path, obj: Any, lead: tuple[str, ...] = ()) -> None:
+    """Append one line (`jsonl_line`) and flush it to disk before returning."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = jsonl_line(obj, lead)
     with path.open("a", encoding="utf-8") as handle:
         handle.write(line + "\n")
         handle.flush()
@@ -137,3 +143,15 @@ def read_lines(path: Path) -> Iterator[str]:
             line = line.strip()
             if line:
                 yield line
+
+
+def read_numbered_lines(path: Path) -> Iterator[tuple[int, bytes, bool]]:
+    """Each non-blank line of a file as (1-based line number, bytes without the newline, whether it
+    ended in a newline), for readers that must name the line a problem is on and tell a torn last
+    write (no newline) from a bad record. A missing file has no lines."""
+    if not path.exists():
+        return
+    with path.open("rb") as handle:
+        for number, line in enumerate(handle, start=1):
+            if line.strip():
+                yield number, line.rstrip(b"\r\n"), line.endswith(b"\n")

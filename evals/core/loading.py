@@ -7,7 +7,7 @@ Users meet this module when they make a typo, so the message names the file and 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -109,11 +109,36 @@ def yaml_position(path: Path, loc: tuple[int | str, ...]) -> str:
     return f":{mark.line + 1}:{mark.column + 1}"
 
 
+class Located(ValueError):
+    """A validator's error about one field of the file, not the whole of it: a model validator that
+    checks several fields at once (the rubric's categories, the config's suite) raises this with the
+    field's path (`("criteria", 2, "category")`), so the message points at that line of the file
+    instead of the top of it."""
+
+    def __init__(self, loc: tuple[int | str, ...], message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+def error_loc(err: Mapping[str, Any]) -> tuple[int | str, ...]:
+    """A pydantic error's path into the data, extended by a `Located` validator error's own."""
+    loc = tuple(err["loc"])
+    cause = (err.get("ctx") or {}).get("error")
+    return loc + cause.loc if isinstance(cause, Located) else loc
+
+
+def error_message(err: Mapping[str, Any]) -> str:
+    cause = (err.get("ctx") or {}).get("error")
+    return cause.message if isinstance(cause, Located) else str(err["msg"])
+
+
 def describe_validation_error(path: Path, exc: ValidationError) -> str:
     lines = []
     for err in exc.errors():
-        where = ".".join(str(part) for part in err["loc"]) or "(top level)"
-        lines.append(f"{path}{yaml_position(path, err['loc'])}: {where}: {err['msg']}")
+        loc = error_loc(err)
+        where = ".".join(str(part) for part in loc) or "(top level)"
+        lines.append(f"{path}{yaml_position(path, loc)}: {where}: {error_message(err)}")
     return "\n".join(lines)
 
 

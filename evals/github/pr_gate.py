@@ -1,10 +1,12 @@
 """The PR's verdict: recomputed by the base's definition from the trial records, never trusted.
 
 `evals github verdict --run DIR --head DIR` runs in the verdict job, from the base checkout, with
-no secrets. It checks that the run is whole and covers what the base asks for, lists what the head
-would change in the definition (shown, never used), and recomputes the verdict from the records
-(never the run's own summary.json/report.md). Anything missing or unreadable is `error`, never a
-pass. It prints `verdict`, `state`, `description` and `exit_code` for `$GITHUB_OUTPUT`.
+no secrets. It lists what the head would change in the definition (shown, never used), validates
+the records as every command that reads a run does (evals/records/validate.py: each against the
+base's rubric, one per planned trial, nothing unplanned) and, beyond that, against what the base
+asks for (its scenarios, at least its trials), then recomputes the verdict from the records (never
+the run's own summary.json/report.md). Anything missing, unreadable or inconsistent is `error`,
+never a pass. It prints `verdict`, `state`, `description` and `exit_code` for `$GITHUB_OUTPUT`.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from evals.gate.summary import Summary
 from evals.github.pr_head import definition_changes
 from evals.github.status import DESCRIPTION_LIMIT, STATES
 from evals.records.rundir import RunDir
+from evals.records.validate import Expectation
 from evals.report.job_summary import append_job_summary
 from evals.report.markdown import MARKER
-from evals.run.finish import conclude, reopen
+from evals.run.finish import checked_records, conclude, reopen
 from evals.run.recheck import recheck
 
 
@@ -57,20 +60,16 @@ def expected_scenarios(root: Path) -> list[str]:
     return list(config.suite)
 
 
-def check_evidence(rd: RunDir, root: Path) -> None:
-    """The run directory is whole and covers the expected scenarios, else BadInputError."""
-    if not rd.path.is_dir():
-        raise BadInputError(f"no run directory at {rd.path}: the trials' artifact is missing")
-    meta = rd.read_meta()
-    if not rd.has_results():
-        raise BadInputError(f"{rd.results_path}: missing; the run recorded no trials")
-    records = rd.read_records()
-    wanted = expected_scenarios(root)
-    missing = sorted(set(wanted) - set(meta.scenarios))
-    if missing:
-        raise BadInputError(f"the run does not cover scenario(s) {', '.join(missing)} (expected {wanted})")
-    if not records:
-        raise BadInputError(f"{rd.results_path}: no trial finished")
+def expectation(root: Path) -> Expectation:
+    """What the base asks of the PR's run, beyond its own (forgeable) run.json: exactly the expected
+    scenarios, at least the base's trials each as one whole run, and budget-skipped trials only
+    when the base sets a budget. Checked with the rest of the records (evals/records/validate.py)."""
+    config, _ = load_config(root)
+    return Expectation(
+        scenarios=tuple(expected_scenarios(root)),
+        min_trials=config.trials,
+        allow_skipped=config.budget.usd is not None,
+    )
 
 
 def record_changes(rd: RunDir, changes: list[str]) -> None:
@@ -105,13 +104,16 @@ def gate(run: Path, head: Path | None, root: Path) -> PrResult:
     """The PR's verdict, by this (base) checkout's definition, from the trials' records."""
     rd = RunDir(run)
     try:
-        check_evidence(rd, root)
+        if not rd.path.is_dir():
+            raise BadInputError(f"no run directory at {rd.path}: the trials' artifact is missing")
         changes = definition_changes(root, head) if head is not None and head.is_dir() else []
         record_changes(rd, changes)
         rd.forget_outputs()  # written where the agent ran: never read
         definition, meta = reopen(rd)
-        records = recheck(definition, rd, rd.read_records())  # layer 1 again, executing checks sandboxed
-        summary = conclude(definition, rd, meta, records)
+        expect = expectation(root)  # the base's scenarios and trials, never the run's own word
+        checked = checked_records(definition, rd, meta, expect)
+        records = recheck(definition, rd, checked)  # layer 1 again, executing checks sandboxed
+        summary = conclude(definition, rd, meta, expect, records)
     except (EvalError, OSError, ValueError) as exc:
         reason = str(exc)
         error_report(rd, reason)

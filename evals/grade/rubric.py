@@ -17,8 +17,9 @@ from pathlib import Path
 from pydantic import ConfigDict, Field, PrivateAttr, model_validator
 
 from evals.core.errors import BadInputError
-from evals.core.loading import load_model
+from evals.core.loading import Located, load_model, yaml_position
 from evals.core.model import FrozenModel
+from evals.core.suggest import did_you_mean
 from evals.grade.checks import VOCABULARY
 from evals.grade.registry import Registry, RegistryError, bad_params, load_scenario_checks
 from evals.scenario.folder import ScenarioFolder
@@ -96,21 +97,32 @@ class Rubric(Strict):
 
     @model_validator(mode="after")
     def _consistent(self) -> Rubric:
+        """Cross-field rules, each raised at the field it is about (`Located`), so the error names
+        that line of rubric.yaml rather than the top of the file."""
         total = sum(c.points for c in self.criteria)
         if total != self.max_points:
-            raise ValueError(f"criteria add up to {total} points, max_points says {self.max_points}")
+            raise Located(
+                ("max_points",), f"criteria add up to {total} points, max_points says {self.max_points}"
+            )
         if self.pass_threshold > self.max_points:
-            raise ValueError("pass_threshold is above max_points")
+            raise Located(("pass_threshold",), "pass_threshold is above max_points")
         seen: set[str] = set()
-        for criterion in self.criteria:
+        for c, criterion in enumerate(self.criteria):
             if criterion.category not in self.categories:
-                raise ValueError(f"{criterion.id}: unknown category {criterion.category!r}")
-            for part in criterion.parts:
+                known = ", ".join(self.categories)
+                raise Located(
+                    ("criteria", c, "category"),
+                    f"{criterion.id}: unknown category {criterion.category!r} (categories: {known})",
+                )
+            for n, part in enumerate(criterion.parts):
                 if part.id in seen:
-                    raise ValueError(f"duplicate part id {part.id}")
-                for required in part.requires:
+                    raise Located(("criteria", c, "parts", n, "id"), f"duplicate part id {part.id}")
+                for r, required in enumerate(part.requires):
                     if required not in seen:
-                        raise ValueError(f"{part.id}: requires {required!r}, which is not an earlier part")
+                        raise Located(
+                            ("criteria", c, "parts", n, "requires", r),
+                            f"{part.id}: requires {required!r}, which is not an earlier part",
+                        )
                 seen.add(part.id)
         return self
 
@@ -136,26 +148,42 @@ def scenario_registry(scenario_dir: Path, vocabulary: Registry = VOCABULARY) -> 
 
 
 def _check_refs(path: Path, rubric: Rubric, registry: Registry, scenario_dir: Path) -> None:
-    """Every name the rubric uses exists in `registry`, with parameters its function accepts."""
+    """Every name the rubric uses exists in `registry`, with parameters its function accepts; a
+    problem is reported at its line of rubric.yaml."""
     own = sorted(n for n in registry.checks if n.startswith(f"{scenario_dir.name}."))
     hint = f" (this scenario's own checks: {', '.join(own)})" if own else ""
-    for _, part in rubric.parts():
-        for ref in part.checks:
-            fn = registry.checks.get(ref.check)
-            if fn is None:
-                raise BadInputError(f"{path}: {part.id}: unknown check {ref.check!r}{hint}")
-            problem = bad_params(fn, dict(ref.params))
-            if problem:
-                raise BadInputError(f"{path}: {part.id}: check {ref.check}: {problem}")
-        if part.judge is not None:
-            extractor = registry.evidence.get(part.judge.evidence)
-            if extractor is None:
-                raise BadInputError(f"{path}: {part.id}: unknown evidence {part.judge.evidence!r}")
-            problem = bad_params(extractor, dict(part.judge.params))
-            if problem:
-                raise BadInputError(f"{path}: {part.id}: evidence {part.judge.evidence}: {problem}")
-            if not (scenario_dir / part.judge.prompt).is_file():
-                raise BadInputError(f"{path}: {part.id}: judge prompt not found: {part.judge.prompt}")
+    for c, criterion in enumerate(rubric.criteria):
+        for n, part in enumerate(criterion.parts):
+            here = ("criteria", c, "parts", n)
+            for k, ref in enumerate(part.checks):
+                at = f"{path}{yaml_position(path, (*here, 'checks', k, 'check'))}: {part.id}"
+                fn = registry.checks.get(ref.check)
+                if fn is None:
+                    near = did_you_mean(ref.check, registry.checks)
+                    raise BadInputError(f"{at}: unknown check {ref.check!r}{near}{hint}")
+                problem = bad_params(fn, dict(ref.params))
+                if problem:
+                    raise BadInputError(f"{at}: check {ref.check}: {problem}")
+            if part.judge is not None:
+                _check_judge(path, part, (*here, "judge"), registry, scenario_dir)
+
+
+def _check_judge(
+    path: Path, part: Part, loc: tuple[int | str, ...], registry: Registry, scenario_dir: Path
+) -> None:
+    assert part.judge is not None
+    extractor = registry.evidence.get(part.judge.evidence)
+    if extractor is None:
+        at = f"{path}{yaml_position(path, (*loc, 'evidence'))}: {part.id}"
+        near = did_you_mean(part.judge.evidence, registry.evidence)
+        raise BadInputError(f"{at}: unknown evidence {part.judge.evidence!r}{near}")
+    problem = bad_params(extractor, dict(part.judge.params))
+    if problem:
+        at = f"{path}{yaml_position(path, (*loc, 'evidence'))}: {part.id}"
+        raise BadInputError(f"{at}: evidence {part.judge.evidence}: {problem}")
+    if not (scenario_dir / part.judge.prompt).is_file():
+        at = f"{path}{yaml_position(path, (*loc, 'prompt'))}: {part.id}"
+        raise BadInputError(f"{at}: judge prompt not found: {part.judge.prompt}")
 
 
 def load_rubric(

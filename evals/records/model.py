@@ -94,6 +94,9 @@ class RunMeta(StrictModel):
     budget_usd: float | None = None
     spent_usd: float | None = None
     stopped_by_budget: bool | None = None
+    # Planned trials the budget kept from starting ("scenario#trial"): the only planned trials that
+    # may lack a record (evals/records/validate.py); written only when the budget stopped the run.
+    skipped: list[str] | None = None
     resumed: list[str] = Field(default_factory=list)
     merged_from: list[str] = Field(default_factory=list)
     # On a PR: eval-definition files the PR edits, listed in the report but not used for its verdict.

@@ -8,6 +8,7 @@ redacted of known secrets, and every read validates what it reads.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -15,13 +16,14 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from evals.core.errors import BadInputError
+from evals.core.errors import BadInputError, RunDataError
 from evals.core.jsonio import (
     append_jsonl,
     cut_torn_tail,
     dumps_compact,
     dumps_pretty,
-    read_lines,
+    jsonl_line,
+    read_numbered_lines,
     write_text_atomic,
 )
 from evals.core.loading import describe_validation_error, read_json_object
@@ -44,6 +46,17 @@ TrialFile = Literal["world", "outcome", "transcript", "grade"]
 COMPACT = frozenset({"world.json", "outcome.json", "transcript.json", SUMMARY})
 _SCENARIO = re.compile(rb'"scenario":\s*"([^"\\]+)"')
 _TRIAL = re.compile(rb'"trial":\s*(\d+)[,}]')  # a number cut short is no name
+# Every results.jsonl line starts with these keys, so a line's trial is known without parsing it.
+LEAD = ("scenario", "trial")
+_LEAD = re.compile(r'^\{"scenario":("(?:[^"\\]|\\.)*"),"trial":(\d+)[,}]')
+
+
+def _key_of(line: str) -> tuple[str, int] | None:
+    """The (scenario, trial) a line this module wrote belongs to, read from its leading keys."""
+    match = _LEAD.match(line)
+    if match is None:
+        return None
+    return json.loads(match.group(1)), int(match.group(2))
 
 
 def torn_trial(fragment: bytes) -> str:
@@ -114,26 +127,73 @@ class RunDir:
 
     # --- results.jsonl ------------------------------------------------------------------------
 
-    def read_records(self) -> list[TrialRecord]:
-        """Finished trials, one per (scenario, trial), in that order: a later line for a trial wins
-        (a resumed or re-graded trial is appended again rather than rewritten in place). A line that
-        is not JSON (a torn last write) is skipped, as `read_jsonl` does; a JSON line that is not a
-        trial record is bad input, named by its line."""
-        latest: dict[tuple[str, int], TrialRecord] = {}
-        for n, line in enumerate(read_lines(self.results_path), start=1):
+    def read_record_lines(self) -> list[tuple[int, TrialRecord]]:
+        """Every record of results.jsonl with its line number, in file order. Any line that is not a
+        trial record is an error naming the file and the line: a torn last line (a writer died
+        mid-append; `evals run --resume` cuts it and runs that trial again), a line that is not JSON,
+        a JSON line that is not a record. Nothing is skipped: a report over the lines that happened
+        to parse would say 3 trials in its header and show 2."""
+        out: list[tuple[int, TrialRecord]] = []
+        for n, line, ended in read_numbered_lines(self.results_path):
+            where = f"{self.results_path}:{n}"
             try:
-                record = TrialRecord.model_validate_json(line)
+                out.append((n, TrialRecord.model_validate_json(line)))
             except ValidationError as exc:
+                if not ended and _torn(exc):
+                    raise RunDataError(
+                        f"{where}: the last line is torn ({len(line)} bytes; a writer died mid-append, "
+                        f"trial {torn_trial(line)}); `evals run --resume {self.path}` cuts it and runs "
+                        "that trial again"
+                    ) from exc
                 if _torn(exc):
-                    continue
-                where = Path(f"{self.results_path}: line {n}")
-                raise BadInputError(describe_validation_error(where, exc)) from exc
-            latest[(record.scenario, record.trial)] = record
-        return [latest[key] for key in sorted(latest)]
+                    raise RunDataError(f"{where}: not a JSON line ({len(line)} bytes)") from exc
+                raise RunDataError(describe_validation_error(Path(where), exc)) from exc
+        return out
+
+    def read_records(self) -> list[TrialRecord]:
+        """Finished trials, exactly one per (scenario, trial), in that order. A second line for a
+        trial is an error naming both lines: a run writes each trial once, and a trial run again
+        (a resumed error, a re-grade) replaces its line (`append_record`, `write_records`), so a
+        duplicate is a line someone else appended, never a newer result to prefer."""
+        first: dict[tuple[str, int], int] = {}
+        records: dict[tuple[str, int], TrialRecord] = {}
+        for n, record in self.read_record_lines():
+            key = (record.scenario, record.trial)
+            if key in first:
+                raise RunDataError(
+                    f"{self.results_path}:{n}: a second record for trial {record.scenario}#{record.trial} "
+                    f"(the first is line {first[key]}); a run writes each trial once"
+                )
+            first[key] = n
+            records[key] = record
+        return [records[key] for key in sorted(records)]
 
     def append_record(self, record: TrialRecord) -> None:
+        """Append a finished trial's line (crash-safe: flushed before returning, after cutting a torn
+        last line). A trial that already has a line (an errored trial run again by a resume or by
+        the adaptive step) has it replaced instead, atomically, so the file keeps one line per trial."""
         self.repair_results()
-        append_jsonl(self.results_path, redact(record.model_dump(mode="json")), lead=("scenario", "trial"))
+        key = (record.scenario, record.trial)
+        lines = self._raw_lines()
+        if key not in {_key_of(raw) for raw in lines}:
+            append_jsonl(self.results_path, redact(record.model_dump(mode="json")), lead=LEAD)
+            return
+        kept = [raw for raw in lines if _key_of(raw) != key]
+        write_text_atomic(self.results_path, "".join(f"{raw}\n" for raw in [*kept, self._line(record)]))
+
+    def write_records(self, records: list[TrialRecord]) -> None:
+        """Replace results.jsonl with `records` at once (a re-grade): one line per trial, atomically."""
+        keys = [(r.scenario, r.trial) for r in records]
+        if len(set(keys)) != len(keys):
+            raise ValueError("write_records: a trial given twice")
+        write_text_atomic(self.results_path, "".join(f"{self._line(r)}\n" for r in records))
+
+    @staticmethod
+    def _line(record: TrialRecord) -> str:
+        return jsonl_line(redact(record.model_dump(mode="json")), lead=LEAD)
+
+    def _raw_lines(self) -> list[str]:
+        return [line.decode("utf-8", "replace") for _, line, _ in read_numbered_lines(self.results_path)]
 
     def repair_results(self) -> str | None:
         """Cut a torn last line of results.jsonl (the writer died mid-append) and say so on stderr.

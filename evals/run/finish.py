@@ -18,6 +18,7 @@ from evals.definition import EvalDefinition, load_definition
 from evals.gate.summary import Summary
 from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
+from evals.records.validate import Expectation, validate_run
 from evals.report.job_summary import publish
 from evals.report.markdown import render
 
@@ -68,17 +69,40 @@ def verdict_line(summary: Summary) -> str:
     return line
 
 
+def checked_records(
+    definition: EvalDefinition, rd: RunDir, meta: RunMeta, expect: Expectation | None = None
+) -> list[TrialRecord]:
+    """The run's records, validated against the definition's rubrics and the run's plan
+    (evals/records/validate.py): every command that reads a run reads it through here."""
+    rubrics = {name: loaded.rubric for name, loaded in definition.scenarios.items()}
+    return validate_run(rd, meta, rubrics, expect)
+
+
+def summarise(
+    definition: EvalDefinition, rd: RunDir, meta: RunMeta, expect: Expectation | None = None
+) -> Summary:
+    """The verdict of the run's validated records, in memory (nothing written)."""
+    return definition.summarise(checked_records(definition, rd, meta, expect), meta)
+
+
 def finish(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> ExitCode:
     """Aggregate, gate, write summary.json and report.md, print the verdict; return its exit code."""
     return conclude(definition, rd, meta).verdict_of().exit_code
 
 
 def conclude(
-    definition: EvalDefinition, rd: RunDir, meta: RunMeta, records: list[TrialRecord] | None = None
+    definition: EvalDefinition,
+    rd: RunDir,
+    meta: RunMeta,
+    expect: Expectation | None = None,
+    records: list[TrialRecord] | None = None,
 ) -> Summary:
-    """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed);
-    `records`: the run's records as checked again by the caller (evals/run/recheck.py), else its own."""
-    records = rd.read_records() if records is None else records
+    """`finish`, returning the summary itself (the PR's verdict reads it typed, never re-parsed).
+    `expect`: what the caller requires beyond run.json (the PR verdict's, from the base);
+    `records`: the run's validated records as checked again by the caller (evals/run/recheck.py),
+    else validated here."""
+    if records is None:
+        records = checked_records(definition, rd, meta, expect)
     summary = definition.summarise(records, meta)
     report = write_outputs(rd, summary)
     viewer = write_viewer(rd, summary, records)

@@ -3,25 +3,24 @@
 The nightly workflow spreads (scenario × trial slice) over a job matrix. A trial's world, prompts
 and replay depend only on its scenario and index, so a shard that runs trial 3 produces what an
 unsharded run would have for trial 3; merging is then a matter of putting every trial back exactly
-once. Two shards that both hold a trial with *different* results mean the matrix overlapped or an
-artifact was mixed up, and silently keeping one would count a trial twice or hide one, so that is
-bad input naming the trial and the shards. The merged run is then summarised and gated like any
-other run, through the same code as `grade` and `compare`.
+once. Two shards that both hold a trial (the same shard given twice, a copied artifact, an
+overlapping matrix) would count a trial twice or hide a missing one, so that is bad input naming
+the trial and the shards; so is one directory named twice. The merged run is then summarised and
+gated like any other run, through the same code as `grade` and `compare`.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from evals.core.errors import BadInputError
+from evals.core.errors import BadInputError, RunDataError
 from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
+from evals.records.trials import planned_trials
 
-SLICE = re.compile(r"^(\d+)/(\d+)$")
 # run.json fields every shard of one nightly run must agree on: a merge of runs of different
 # agents, commits, judges, worlds or task instances would be a meaningless average.
 MUST_AGREE = (
@@ -33,30 +32,6 @@ MUST_AGREE = (
     "world",
     "instance_seed",
 )
-
-
-def parse_slice(spec: str) -> tuple[int, int]:
-    """`I/N` (0-based I < N) as a pair; anything else is a usage error."""
-    match = SLICE.match(spec.strip())
-    if not match:
-        raise BadInputError(f"--trial-slice {spec!r}: expected I/N, e.g. 0/2")
-    index, count = int(match.group(1)), int(match.group(2))
-    if count < 1 or index >= count:
-        raise BadInputError(f"--trial-slice {spec!r}: need 0 <= I < N")
-    return index, count
-
-
-def slice_trials(spec: str, trials: int) -> list[int]:
-    """The contiguous block of trial indices slice `I/N` of `trials` covers.
-
-    Blocks tile `range(trials)` exactly, so the N slices of one run cover every trial once.
-    An empty block is refused: a shard that runs nothing would look like a finished shard.
-    """
-    index, count = parse_slice(spec)
-    block = list(range(index * trials // count, (index + 1) * trials // count))
-    if not block:
-        raise BadInputError(f"--trial-slice {spec}: empty for {trials} trial(s); use at most {trials} slices")
-    return block
 
 
 def shard_matrix(
@@ -104,6 +79,7 @@ def merged_meta(metas: dict[Path, RunMeta]) -> RunMeta:
     scenarios: list[str] = []
     for meta in metas.values():
         scenarios += [s for s in meta.scenarios if s not in scenarios]
+    skipped = sorted({name for meta in metas.values() for name in meta.skipped or []})
     return first.model_copy(
         update={
             "trial_slice": None,
@@ -111,24 +87,45 @@ def merged_meta(metas: dict[Path, RunMeta]) -> RunMeta:
             "trials": max(m.trials for m in metas.values()),
             "started": min(m.started for m in metas.values()),
             "merged_from": [p.name for p in metas],
+            "skipped": skipped or None,
+            "stopped_by_budget": True if any(m.stopped_by_budget for m in metas.values()) else None,
         }
     )
 
 
-def _owners(shards: list[Path]) -> dict[tuple[str, int], tuple[Path, TrialRecord]]:
-    """Which shard delivered each trial; the same trial with different results in two is an error."""
+def _distinct(shards: list[Path]) -> None:
+    """Each shard named once: the same directory twice would pass for two shards, and the trials
+    its twin should have held would be counted as errored, never noticed (issue #29)."""
+    seen: dict[Path, Path] = {}
+    for shard in shards:
+        real = shard.resolve()
+        if real in seen:
+            raise BadInputError(f"{shard}: the same shard as {seen[real]}, given twice; name each shard once")
+        seen[real] = shard
+
+
+def _owners(
+    shards: list[Path], metas: dict[Path, RunMeta]
+) -> dict[tuple[str, int], tuple[Path, TrialRecord]]:
+    """Which shard delivered each trial. Each trial comes from exactly one shard and lies in that
+    shard's own plan (its scenarios and trial slice): the same trial in two shards (a copied or
+    overlapping shard) or a trial its shard never planned is an error naming both places."""
     owner: dict[tuple[str, int], tuple[Path, TrialRecord]] = {}
     for shard in shards:
-        for record in RunDir(shard).read_records():
+        rd, meta = RunDir(shard), metas[shard]
+        planned = set(planned_trials(meta))
+        for record in rd.read_records():
             key = (record.scenario, record.trial)
+            if record.scenario not in meta.scenarios or record.trial not in planned:
+                raise RunDataError(
+                    f"{rd.results_path}: trial {key[0]}#{key[1]} is not in this shard's plan "
+                    f"({', '.join(meta.scenarios)}, slice {meta.trial_slice or 'all'} of {meta.trials})"
+                )
             if key in owner:
-                other, seen = owner[key]
-                if seen != record:
-                    raise BadInputError(
-                        f"trial {key[0]}#{key[1]} is in both {other} and {shard} with different results; "
-                        "each trial must come from exactly one shard"
-                    )
-                continue
+                raise BadInputError(
+                    f"trial {key[0]}#{key[1]} is in both {owner[key][0]} and {shard}; "
+                    "each trial must come from exactly one shard"
+                )
             owner[key] = (shard, record)
     return owner
 
@@ -140,21 +137,24 @@ def merge_runs(
     record through `recheck` first (the merge command's: layer 1 again, evals/run/recheck.py)."""
     if not shards:
         raise BadInputError("merge: name at least one shard run directory")
-    if RunDir(out).has_results():
-        raise BadInputError(f"{out}: already holds a run; choose another --out")
-    meta = merged_meta({shard: RunDir(shard).read_meta() for shard in shards})
-    owner = _owners(shards)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BadInputError(f"--out {out}: already exists; merge writes a new run directory")
+    _distinct(shards)
+    metas = {shard: RunDir(shard).read_meta() for shard in shards}
+    meta = merged_meta(metas)
+    owner = _owners(shards, metas)
     rd = RunDir(out)
     rd.write_meta(meta)
-    for (scenario, trial), (shard, record) in sorted(owner.items()):
+    for (scenario, trial), (shard, _) in sorted(owner.items()):
         source = RunDir(shard).trial_dir(scenario, trial)
         if source.is_dir():
             shutil.copytree(source, rd.trial_dir(scenario, trial), dirs_exist_ok=True)
-        rd.append_record(record if recheck is None else recheck(rd, record))
-    expected = {(s, t) for s in meta.scenarios for t in range(meta.trials)}
+    skipped = set(meta.skipped or [])
+    expected = {(s, t) for s in meta.scenarios for t in range(meta.trials) if f"{s}#{t}" not in skipped}
     missing = sorted(expected - owner.keys())
-    for scenario, trial in missing:
-        rd.append_record(missing_record(meta, scenario, trial))
+    records = {key: record if recheck is None else recheck(rd, record) for key, (_, record) in owner.items()}
+    records.update({(s, t): missing_record(meta, s, t) for s, t in missing})
+    rd.write_records([records[key] for key in sorted(records)])
     return MergeResult(meta=meta, trials=len(owner), missing=[f"{s}#{t}" for s, t in missing])
 
 

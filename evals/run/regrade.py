@@ -1,8 +1,9 @@
 """Grade a stored run again from its outcomes, without running the agent again (`evals grade`).
 
 A changed check or judge prompt is tried on the trials a run already has: each graded trial's
-outcome is graded by this definition and its record appended again (a later line wins), so the
-old grade stays in the file's history and `compare` reads the new one.
+outcome is graded by this definition, and results.jsonl is rewritten at once (atomically) with the
+new grades, one line per trial as always: a duplicate line is never a newer grade, it is an error
+(evals/records/validate.py). The records are validated before anything is graded again.
 """
 
 from __future__ import annotations
@@ -11,15 +12,19 @@ from evals.core.errors import BadInputError
 from evals.definition import EvalDefinition
 from evals.grade.grader import grade
 from evals.grade.judge.cost import judge_cost
+from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
+from evals.run.finish import checked_records
 from evals.world.outcome import Outcome
 
 
-def regrade(definition: EvalDefinition, rd: RunDir) -> int:
+def regrade(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> int:
     """Re-grade every finished trial of the run in place; return how many were graded."""
     count = 0
-    for record in rd.read_records():
+    records: list[TrialRecord] = []
+    for record in checked_records(definition, rd, meta):
         if record.status != "ok":
+            records.append(record)
             continue
         loaded = definition.scenarios[record.scenario]
         snap = rd.read_trial(record.scenario, record.trial, "outcome", Outcome)
@@ -32,8 +37,8 @@ def regrade(definition: EvalDefinition, rd: RunDir) -> int:
         graded = grade(snap, loaded.scenario, loaded.rubric, loaded.judge, loaded.folder)
         rd.write_trial(record.scenario, record.trial, "grade", graded.model_dump(mode="json"))
         judged = judge_cost(graded, definition.pricing).model_dump()
-        rd.append_record(
-            record.model_copy(update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)})
-        )
+        metrics = record.metrics.model_copy(update=judged)
+        records.append(record.model_copy(update={"grade": graded, "metrics": metrics}))
         count += 1
+    rd.write_records(records)
     return count

@@ -98,14 +98,30 @@ def plan(
     )
 
 
+def run_label(config: Config, names: list[str]) -> str:
+    """A short name for what runs: the suite's name when the scenarios are a suite, the scenario
+    when there is one, else the first and how many more (`nightshift+7`): the full suite's 24 names
+    joined made a directory name longer than the filesystem allows."""
+    for suite, members in config.suites.items():
+        if list(members) == names:
+            return suite
+    return names[0] if len(names) == 1 else f"{names[0]}+{len(names) - 1}"
+
+
 def new_run_dir(root: Path, config: Config, names: list[str]) -> Path:
+    """A new, empty run directory under runs_dir: `<UTC time>-<label>`, `-2`, `-3`... when two runs
+    start in the same second. Created here (exclusively), so two processes never share one."""
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    base = root / config.runs_dir / f"{stamp}-{'+'.join(names)}"
+    base = root / config.runs_dir / f"{stamp}-{run_label(config, names)}"
+    base.parent.mkdir(parents=True, exist_ok=True)
     path, n = base, 1
-    while path.exists():
-        n += 1
-        path = base.with_name(f"{base.name}-{n}")
-    return path
+    while True:
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            n += 1
+            path = base.with_name(f"{base.name}-{n}")
 
 
 def partial_result(exc: BaseException) -> AgentResult | None:
@@ -219,7 +235,7 @@ async def run_trials(
     async def one(loaded: LoadedScenario, choice: AgentChoice, trial: int) -> None:
         async with limit:
             if spend is not None and spend.reached:
-                spend.skipped += 1
+                spend.skipped.append(f"{loaded.scenario.name}#{trial}")
                 return
             bar.started()
             started = time.perf_counter()

@@ -7,6 +7,8 @@ for, within the cost budget), resume it after an interruption, then finish it (e
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,20 +16,18 @@ from evals.core.config import Config
 from evals.core.errors import BadInputError, ExitCode
 from evals.records.model import RunMeta
 from evals.records.rundir import RunDir
-from evals.run.budget import Spend, estimate_line
+from evals.records.trials import slice_trials
+from evals.run.budget import AgentPricing, JudgePricing, Spend, estimate_lines, shape
 from evals.run.finish import finish
-from evals.run.merge import slice_trials
 from evals.run.runner import Plan, plan, progress_bar, run_meta, run_trials, trials_to_add
 
 
 def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
     """A new run of plan `p` into `out` (refused when `out` already holds one), to its verdict."""
     rd = RunDir(out)
-    if rd.has_results():
-        raise BadInputError(
-            f"{out}: already holds a run; choose another --out, or finish that one with "
-            f"`evals run --resume {out}`"
-        )
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        finish_it = f", or finish that run with `evals run --resume {out}`" if rd.is_run() else ""
+        raise BadInputError(f"--out {out}: already exists and is not empty; --out names a new run{finish_it}")
     meta = run_meta(p)
     indices = slice_trials(trial_slice, p.trials) if trial_slice else None
     meta.trial_slice = trial_slice
@@ -39,8 +39,49 @@ def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
 
 
 def cost_estimate(p: Plan) -> str:
+    """The lines `run` prints before its first trial: the likely cost and how it was worked out."""
     d = p.definition
-    return estimate_line(d.baseline, list(p.scenarios), p.trials, d.config.gate.max_trials, p.budget_usd)
+    shapes = [
+        shape(
+            loaded.scenario,
+            judged_parts=sum(1 for _, part in loaded.rubric.parts() if part.judge is not None),
+            judge_prompt_chars=sum(
+                len((loaded.folder / part.judge.prompt).read_text(encoding="utf-8"))
+                for _, part in loaded.rubric.parts()
+                if part.judge is not None
+            ),
+        )
+        for loaded in p.scenarios.values()
+    ]
+    judge = JudgePricing(d.config.judge.model if os.environ.get("ANTHROPIC_API_KEY") else None)
+    lines = estimate_lines(
+        d.baseline,
+        shapes,
+        agent_pricing(p),
+        judge,
+        d.pricing,
+        p.trials,
+        d.config.gate.max_trials,
+        p.budget_usd,
+    )
+    return "\n".join(lines)
+
+
+def agent_pricing(p: Plan) -> AgentPricing:
+    """Which kind of agent runs, and for Claude its model, turn limit and what every turn re-sends
+    besides the scenario's prompts (the system addendum and the tool definitions)."""
+    choices = list(p.agents.values())
+    if all(choice.deterministic for choice in choices):
+        return AgentPricing("replay")
+    if p.agent_spec not in ("claude", "auto"):
+        return AgentPricing("module")
+    from evals.agents.config import load_agent_config
+    from evals.world.sandbox.tools import catalogue
+
+    config, addendum = load_agent_config(p.definition.root / "agent")
+    tools = [t.schema() for slug, t in catalogue.build().items() if not config.tools or slug in config.tools]
+    fixed = len(addendum) + sum(len(json.dumps(t)) for t in tools)
+    return AgentPricing("claude", config.model, config.max_turns, fixed, len(tools))
 
 
 def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None) -> None:
@@ -63,6 +104,9 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
         meta.budget_usd = p.budget_usd
         wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
         meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
+        # the planned trials that never started: the only ones the run may lack (records/validate.py)
+        recorded = {f"{r.scenario}#{r.trial}" for r in rd.read_records()}
+        meta.skipped = sorted(set(spend.skipped) - recorded) or None
     rd.write_meta(meta)
 
 

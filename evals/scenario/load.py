@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from evals.core.errors import BadInputError
-from evals.core.loading import describe_validation_error, read_data, validate
+from evals.core.loading import describe_validation_error, read_data, validate, yaml_position
 from evals.core.suggest import did_you_mean
 from evals.scenario.folder import ScenarioFolder, list_scenarios
 from evals.scenario.model import Email, PageSpec, Scenario
@@ -97,20 +97,36 @@ def load_scenario(scenarios_dir: Path, name: str, instance_seed: int | None = No
 
 def _check_references(scenario: Scenario, folder: Path) -> None:
     persona_ids = {p.id for p in scenario.personas}
+    emails = ScenarioFolder(folder).emails
     seen: set[str] = set()
-    for email in scenario.emails:
+    for n, email in enumerate(scenario.emails):
         if email.id in seen:
-            raise BadInputError(f"{folder / 'emails.yaml'}: duplicate email id {email.id!r}")
+            raise BadInputError(f"{_at(emails, (n, 'id'))}: duplicate email id {email.id!r}")
         if email.sender not in persona_ids:
-            raise BadInputError(f"{folder / 'emails.yaml'}: {email.id}: unknown persona {email.sender!r}")
+            known = sorted(persona_ids)
+            raise BadInputError(
+                f"{_at(emails, (n, 'from'))}: {email.id}: unknown persona {email.sender!r}"
+                f"{did_you_mean(email.sender, known)} (personas: {', '.join(known)})"
+            )
         if email.reply_to is not None and email.reply_to not in seen:
             raise BadInputError(
-                f"{folder / 'emails.yaml'}: {email.id}: reply_to {email.reply_to!r} is not an earlier email"
+                f"{_at(emails, (n, 'reply_to'))}: {email.id}: reply_to {email.reply_to!r} "
+                "is not an earlier email"
             )
         seen.add(email.id)
-    keys = [p.key for p in scenario.pages]
-    if len(keys) != len(set(keys)):
-        raise BadInputError(f"{folder / 'notion.yaml'}: duplicate page keys")
-    for replay in scenario.offline_replays:
+    keys: set[str] = set()
+    for n, page in enumerate(scenario.pages):
+        if page.key in keys:
+            raise BadInputError(
+                f"{_at(ScenarioFolder(folder).notion, (n, 'key'))}: duplicate page key {page.key!r}"
+            )
+        keys.add(page.key)
+    for n, replay in enumerate(scenario.offline_replays):
         if not ScenarioFolder(folder).replay(replay).is_file():
-            raise BadInputError(f"{folder / SCENARIO_FILE}: offline_replays: no replays/{replay}.yaml")
+            where = _at(folder / SCENARIO_FILE, ("offline_replays", n))
+            raise BadInputError(f"{where}: offline_replays: no replays/{replay}.yaml")
+
+
+def _at(path: Path, loc: tuple[int | str, ...]) -> str:
+    """`FILE:LINE:COLUMN` of the entry `loc` names, for a cross-file mistake found after validation."""
+    return f"{path}{yaml_position(path, loc)}"

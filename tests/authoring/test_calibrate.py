@@ -38,8 +38,8 @@ def model(monkeypatch: pytest.MonkeyPatch, scores: dict[str, Reply]) -> Iterator
 def regressed_run(project: Path) -> Path:
     """A stored offline run of the regressed replay (its T1b evidence carries a label of 0)."""
     out = project / "runs" / "bad"
-    args = ["--agent", "replay:regressed", "--out", str(out), "--baseline", str(project / "none.json")]
-    assert main(["run", "--scenario", "trial-run", *args]) == 0
+    (project / "baseline" / "baseline.json").unlink(missing_ok=True)  # no baseline: a pass with a notice
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)]) == 0
     return out
 
 

@@ -32,7 +32,7 @@ def _row(out: str, task: str) -> list[str]:
 def test_scenarios_lists_tier_services_and_points(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenarios"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split()[:5] == ["task", "tier", "services", "points", "suites"]
+    assert out.splitlines()[0].split()[:5] == ["scenario", "tier", "services", "points", "suites"]
     assert _row(out, "trial-run")[1:4] == ["L2", "gmail,github,notion", "7"]
     assert _row(out, "nightshift")[1:4] == ["L3", "gmail,github,notion", "25"]
 
@@ -95,7 +95,7 @@ def test_new_task_scaffolds_a_folder_that_check_task_explains(
         assert (folder / rel).is_file(), rel
     assert yaml.safe_load((folder / "replays" / "reference.yaml").read_text())["steps"] == []
     capsys.readouterr()
-    assert main(["check-scenario", "reply-drill"]) == 1
+    assert main(["check-scenario", "reply-drill"]) == 2  # problems in the scenario: bad input
     out = capsys.readouterr().out
     assert "reference: R1 scored 0/1 (the reference must score full marks)" in out
     assert "no mail sent to jordan.park@acme.example" in out
@@ -135,7 +135,7 @@ def test_a_wrong_replay_must_lose_exactly_the_parts_it_names(
     assert main(["check-scenario", "trial-run"]) == 0
     capsys.readouterr()
     replay.write_text(original + "expect_lost: [T1a, T3a, T3b, T4, T5]\n", encoding="utf-8")
-    assert main(["check-scenario", "trial-run"]) == 1
+    assert main(["check-scenario", "trial-run"]) == 2  # problems in the scenario: bad input
     out = capsys.readouterr().out
     assert "regressed: T1a scored full marks, but expect_lost says it is lost" in out
     assert "regressed: T1b scored 0/1 (not in expect_lost)" in out

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 
 import pytest
 
 from evals.cli import main
+from tests.support.agents import FailingTrialsAgent, set_config
 from tests.support.project import read_summary
 
 
@@ -30,16 +32,61 @@ def test_blessing_keeps_per_trial_points_spread_provenance_and_fingerprint(proje
     assert [p.name for p in (project / "baseline").iterdir() if p.name.startswith(".")] == []
 
 
-def test_an_errored_or_unfinished_run_is_not_blessed(project: Path) -> None:
+def run_with_verdict(project: Path, verdict: str) -> Path:
+    """A run whose verdict, recomputed from its records by `bless` (which never trusts summary.json),
+    is `verdict`: each made the way a real run gets there."""
+    if verdict == "regression":
+        return run_reference(project, agent="replay:regressed")
+    if verdict == "error":  # two trials of three failed for infrastructure reasons
+        FailingTrialsAgent.down = {0, 1}
+        out = project / "runs" / "ref"
+        try:
+            main(
+                [
+                    "run",
+                    "--agent",
+                    "tests.support.agents:FailingTrialsAgent",
+                    "--trials",
+                    "3",
+                    "--out",
+                    str(out),
+                ]
+            )
+        finally:
+            FailingTrialsAgent.down = set()
+        return out
+    if verdict == "not-comparable":  # the judge model changed after the run
+        out = run_reference(project)
+        set_config(project, judge={"model": "claude-another-judge"})
+        return out
+    assert verdict == "inconclusive"  # a 2.5-point drop against a baseline too noisy to call it
+    path = project / "baseline" / "baseline.json"
+    baseline = json.loads(path.read_text())
+    entry = baseline["scenarios"]["trial-run"]
+    for trial in entry["trials"][1::2]:  # totals 7, 2, 7, 2: what the regressed replay loses
+        trial["parts"] = {p: 0.0 if p in ("T1b", "T3a", "T3b", "T4", "T5") else 1.0 for p in trial["parts"]}
+        trial["total"] = 2.0
+    totals = [t["total"] for t in entry["trials"]]
+    entry["total_mean"], entry["total_stdev"] = statistics.mean(totals), statistics.stdev(totals)
+    entry["parts"] = {p: statistics.mean(t["parts"][p] for t in entry["trials"]) for p in entry["parts"]}
+    path.write_text(json.dumps(baseline))
+    return run_reference(project, agent="replay:regressed")
+
+
+def test_an_errored_or_unfinished_run_is_not_blessed(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = (project / "baseline" / "baseline.json").read_text()
     unfinished = project / "runs" / "unfinished"
     unfinished.mkdir(parents=True)
     assert main(["baseline", "bless", "--run", str(unfinished)]) == 2
-    out = run_reference(project)
-    summary = read_summary(out)
-    summary["verdict"] = "error"
-    (out / "summary.json").write_text(json.dumps(summary))
+    out = run_with_verdict(project, "error")
     assert main(["baseline", "bless", "--run", str(out)]) == 2
+    died = run_reference(project, name="died")
+    (died / "results.jsonl").write_text("")  # the agent step died before its first trial finished
+    capsys.readouterr()
+    assert main(["baseline", "bless", "--run", str(died), "--force"]) == 3
+    assert "no trial finished" in capsys.readouterr().err
     assert (project / "baseline" / "baseline.json").read_text() == before
 
 
@@ -77,11 +124,11 @@ def test_history_gets_one_line_per_run_however_often_the_job_reruns(
 def test_a_run_that_did_not_pass_is_refused_unless_forced(
     project: Path, capsys: pytest.CaptureFixture[str], verdict: str
 ) -> None:
+    out = run_with_verdict(project, verdict)
     baseline = project / "baseline" / "baseline.json"
     before = baseline.read_text()
-    out = run_reference(project)
     summary = read_summary(out)
-    summary["verdict"] = verdict
+    summary["verdict"] = "pass"  # a summary.json that says otherwise changes nothing: bless recomputes
     (out / "summary.json").write_text(json.dumps(summary))
     capsys.readouterr()
     assert main(["baseline", "bless", "--run", str(out)]) == 2

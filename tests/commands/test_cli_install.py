@@ -4,6 +4,7 @@ project, exit 2 (not 1, the code of a regression) outside one, `--version`."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -77,3 +78,102 @@ def test_starting_the_cli_imports_no_heavy_library() -> None:
     )
     ran = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert ran.stdout.strip() == ""
+
+
+# --- the runtime install (issue #29: `make run` built a 671 MB .venv with the test tools) --------
+
+DEV_ONLY = {
+    "ruff",
+    "mypy",
+    "scipy",
+    "scipy-stubs",
+    "playwright",
+    "zizmor",
+    "check-jsonschema",
+    "numpy",
+    "pytest-xdist",
+}
+
+
+def pinned(path: Path) -> set[str]:
+    """The distribution names a requirements file pins itself (not through `-r`)."""
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    names = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line and not line.startswith("-"):
+            names.add(canonicalize_name(Requirement(line).name))
+    return names
+
+
+def closure(names: set[str]) -> set[str]:
+    """`names` and every distribution they require, as installed here (extras' requirements left out)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for spec in metadata.requires(name) or []:
+            req = Requirement(spec)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                todo.append(canonicalize_name(req.name))
+    return seen
+
+
+def imported_modules(paths: list[Path]) -> set[str]:
+    import ast
+
+    found = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    return found - set(sys.stdlib_module_names) - {"evals", "__future__"}
+
+
+def test_the_runtime_requirements_hold_no_test_or_lint_tool() -> None:
+    runtime, dev = pinned(ROOT / "requirements.txt"), pinned(ROOT / "requirements-dev.txt")
+    assert runtime & DEV_ONLY == set()
+    assert dev >= DEV_ONLY and runtime & dev == set()  # each pinned once, where it belongs
+    assert "-r requirements.txt" in (ROOT / "requirements-dev.txt").read_text(encoding="utf-8")
+
+
+def test_everything_evals_imports_comes_with_the_runtime_install() -> None:
+    """Every third-party module the package and the scenarios' checks import is installed by
+    requirements.txt (itself or as a dependency), except numpy for the gate simulations, which say
+    how to get it; pytest is runtime too: the grader runs the agent's regression tests with it."""
+    from importlib import metadata
+
+    from packaging.utils import canonicalize_name
+
+    simulations = {ROOT / "evals" / "gate" / "simulate.py", ROOT / "evals" / "gate" / "simulate_suite.py"}
+    sources = [p for p in (ROOT / "evals").rglob("*.py") if p not in simulations]
+    sources += list(ROOT.glob("scenario/*/checks/*.py"))
+    owners = metadata.packages_distributions()
+    needed = {canonicalize_name(d) for m in imported_modules(sources) for d in owners.get(m, [m])}
+    installed = closure(pinned(ROOT / "requirements.txt"))
+    assert needed - installed == set()
+    assert "pytest" in pinned(ROOT / "requirements.txt")
+    assert imported_modules(sorted(simulations)) <= {"numpy"} | set(owners) and "numpy" not in installed
+
+
+def test_make_run_installs_the_runtime_and_make_test_adds_the_tools() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    runtime = re.search(r"^\$\(BIN\)/\.installed: (.*)$", makefile, re.MULTILINE)
+    assert runtime is not None and "requirements-dev.txt" not in runtime.group(1)
+    assert re.search(r"^run: \$\(BIN\)/\.installed$", makefile, re.MULTILINE)
+    assert re.search(r"^test: \$\(BIN\)/\.dev-installed$", makefile, re.MULTILINE)
+    assert "-r requirements-dev.txt" in makefile
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert ci.rstrip().endswith("make test")  # the README's test command, which installs the tools

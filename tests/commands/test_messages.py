@@ -4,6 +4,7 @@ mean), what to do next; and every option's help says its default as evals.yaml s
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -107,3 +108,148 @@ def test_help_shows_the_defaults_evals_yaml_sets(
     assert "(default: 5)" in shown and "gate.max_trials = 15" in shown  # the adaptive top-up
     assert "default: the suite, trial-run)" in shown  # the project's suite, as narrowed by the fixture
     assert "more than `max_error_share` = 0.5" in shown
+
+
+# --- error locations (issue #29): at the line of the file that holds the mistake ----------------
+
+
+def test_a_rubric_cross_field_error_points_at_its_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = project / "scenario" / "trial-run" / "rubric.yaml"
+    rubric.write_text(rubric.read_text().replace("category: code", "category: kode", 1))
+    err = error_of(capsys, ["run", "--scenario", "trial-run"])
+    line = line_of(rubric, "category: kode")
+    assert f"rubric.yaml:{line}:5: criteria.1.category:" in err and "unknown category 'kode'" in err
+    assert "(top level)" not in err
+
+
+def test_a_rubric_whose_points_do_not_add_up_points_at_max_points(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = project / "scenario" / "trial-run" / "rubric.yaml"
+    rubric.write_text(rubric.read_text().replace("max_points: 7", "max_points: 8"))
+    err = error_of(capsys, ["run", "--scenario", "trial-run"])
+    assert f"rubric.yaml:{line_of(rubric, 'max_points: 8')}:" in err and "add up to 7" in err
+
+
+def test_an_unknown_check_names_its_rubric_line_and_the_check_meant(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = project / "scenario" / "trial-run" / "rubric.yaml"
+    rubric.write_text(rubric.read_text().replace("mail.links_pull_request", "mail.link_pull_request", 1))
+    err = error_of(capsys, ["run", "--scenario", "trial-run"])
+    assert f"rubric.yaml:{line_of(rubric, 'mail.link_pull_request')}:" in err
+    assert "unknown check 'mail.link_pull_request'; did you mean mail.links_pull_request?" in err
+
+
+def test_a_suite_member_typo_points_at_its_evals_yaml_line(
+    full_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = full_project / "evals.yaml"
+    config.write_text(config.read_text().replace("    - board-move", "    - bord-move", 1))
+    err = error_of(capsys, ["scenarios", "--names"])
+    assert f"evals.yaml:{line_of(config, 'bord-move')}:7: suites.smoke: no scenario 'bord-move'" in err
+    assert "did you mean board-move?" in err and "scenario.yaml" not in err
+
+
+def test_a_suite_name_typo_points_at_the_suite_line(
+    full_project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = full_project / "evals.yaml"
+    config.write_text(config.read_text().replace("suite: smoke", "suite: smok", 1))
+    err = error_of(capsys, ["scenarios"])
+    assert f"evals.yaml:{line_of(config, 'suite: smok')}:1: suite: 'smok' is not a suite" in err
+    assert "did you mean smoke?" in err
+
+
+def test_an_unknown_key_is_not_preceded_by_a_misleading_field_required(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project / "evals.yaml"
+    config.write_text(config.read_text().replace("\ntrials:", "\ntrails:"))
+    err = error_of(capsys, ["scenarios"])
+    assert "trails: unknown key; did you mean trials?" in err
+    assert "Field required" not in err
+
+
+# --- help: what every command does, and defaults told truthfully --------------------------------
+
+
+def test_every_command_help_says_what_it_does() -> None:
+    bare = [name for name, parser in parsers(build_parser()) if not (parser.description or "").strip()]
+    assert bare == []
+
+
+def test_help_outside_a_project_never_invents_a_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "400")
+    for name, _ in parsers(build_parser()):
+        capsys.readouterr()
+        assert main([*name.split()[1:], "--help"]) == 0, name
+        shown = capsys.readouterr().out
+        assert "Pydantic" not in shown and "Undefined" not in shown, name
+    capsys.readouterr()
+    main(["run", "--help"])
+    assert "evals.yaml's trials; no evals.yaml here" in " ".join(capsys.readouterr().out.split())
+
+
+# --- run --suite, --out and --run, default run directories ---------------------------------------
+
+
+def test_run_suite_runs_that_suite(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = project / "evals.yaml"
+    config.write_text(
+        re.sub(r"(?m)^suites:.*$", "suites:\n  tiny: [reply-facts]", config.read_text(), count=1)
+    )
+    assert main(["run", "--suite", "tiny"]) == 0
+    (run,) = (project / "runs").iterdir()
+    assert run.name.endswith("-tiny") and json.loads((run / "run.json").read_text())["scenarios"] == [
+        "reply-facts"
+    ]
+    assert "did you mean tiny?" in error_of(capsys, ["run", "--suite", "tine"])
+    assert "one or the other" in error_of(capsys, ["run", "--suite", "tiny", "--scenario", "trial-run"])
+
+
+def test_default_run_directories_are_short_and_unique(project: Path) -> None:
+    from evals.core.config import load_config
+    from evals.run.runner import new_run_dir, run_label
+
+    config, root = load_config(project)
+    full = config.suites["full"]
+    assert run_label(config, full) == "full"
+    assert run_label(config, [*full[1:], full[0]]) == f"{full[1]}+{len(full) - 1}"  # not a suite
+    assert run_label(config, ["nightshift"]) == "nightshift"
+    first, second = new_run_dir(root, config, full), new_run_dir(root, config, full)
+    assert first != second and first.is_dir() and second.is_dir()
+    assert len(first.name) < 40 and first.name.endswith("-full")
+    assert second.name == f"{first.name}-2" or second.name.endswith("-full")  # the same second, or the next
+
+
+def test_out_is_always_a_new_directory(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    taken = project / "runs" / "taken"
+    taken.mkdir(parents=True)
+    (taken / "notes.md").write_text("mine")
+    err = error_of(capsys, ["run", "--out", str(taken)])
+    assert "--out" in err and "new run" in err and (taken / "notes.md").read_text() == "mine"
+
+
+def test_an_old_option_spelling_still_works_and_says_its_new_name(
+    project: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["run", "--out", str(project / "runs" / "r")]) == 0
+    capsys.readouterr()
+    out = tmp_path / "b.json"
+    assert main(["baseline", "bless", "--run", str(project / "runs" / "r"), "--out", str(out)]) == 0
+    assert "`--out` is now `--baseline`" in capsys.readouterr().err and out.is_file()
+
+
+def test_an_email_from_an_unknown_persona_names_its_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emails = project / "scenario" / "trial-run" / "emails.yaml"
+    emails.write_text(emails.read_text().replace("from: dev", "from: deb", 1))
+    err = error_of(capsys, ["run", "--scenario", "trial-run"])
+    assert f"emails.yaml:{line_of(emails, 'from: deb')}:" in err and "did you mean dev?" in err

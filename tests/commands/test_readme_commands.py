@@ -3,7 +3,10 @@ option the row shows is one that command's help lists."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +52,117 @@ def test_every_command_in_the_readme_answers_help_with_its_options(
 def test_every_stage_script_the_readme_names_exists() -> None:
     scripts = set(re.findall(r"`(scripts/[\w.]+)`", README))
     assert scripts and [s for s in scripts if not (ROOT / s).is_file()] == []
+
+
+# --- every command the README shows, wherever it shows it (issue #29) ---------------------------
+
+PREFIXES = ("python -m evals ", ".venv/bin/evals ", "evals ")
+
+
+def shown_commands() -> list[str]:
+    """Every `evals …` command in the README's code blocks and code spans, and those inside
+    `make run ARGS="…"`, as the words after `evals`."""
+    found = []
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL)
+    lines = [line for block in blocks for line in block.splitlines()]
+    spans = re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", README, flags=re.MULTILINE | re.DOTALL))
+    for text in [*lines, *spans]:
+        text = text.split("  #", 1)[0].split(" # ", 1)[0].strip()
+        make = re.match(r'make run ARGS="([^"]*)"', text)
+        if make:
+            found.append("run " + make.group(1))
+            continue
+        for prefix in PREFIXES:
+            if text.startswith(prefix):
+                found.append(text[len(prefix) :])
+                break
+    return found
+
+
+def parse_problem(words: list[str]) -> str | None:
+    """What the real parser says is wrong with the command's words, if it is an unknown command or
+    option (a placeholder where a number goes, or an option left out, is not the README's fault)."""
+    import argparse
+
+    from evals.cli import build_parser
+
+    said: list[str] = []
+
+    def error(self: argparse.ArgumentParser, message: str) -> None:
+        said.append(message)
+        raise SystemExit(2)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(argparse.ArgumentParser, "error", error)
+        notes = io.StringIO()
+        with contextlib.suppress(SystemExit), contextlib.redirect_stderr(notes):
+            build_parser().parse_args(words)
+    said += [line for line in notes.getvalue().splitlines() if "is now" in line]  # an old spelling
+    placeholder = re.compile(r"invalid choice: '[A-Z]+'")  # `evals COMMAND --help`, `--state S`
+    wrong = [
+        m
+        for m in said
+        if "unrecognized arguments" in m
+        or "is now" in m
+        or ("invalid choice" in m and not placeholder.search(m))
+    ]
+    return wrong[0] if wrong else None
+
+
+def words_of(command: str) -> list[str]:
+    """The words a usage line stands for: optional groups opened, the first of alternatives
+    (`[--scenario S | --suite NAME]`, `L1|L2|L3`), cut at a shell pipe, `$(ARGS)` and `...` left out."""
+    words: list[str] = []
+    depth, skipping = 0, False
+    for token in command.replace("\\|", "|").split():
+        core = token.strip("[]")
+        if core == "|":
+            if depth == 0:
+                break  # a shell pipe: what follows is another program
+            skipping = True  # an alternative: the first one stands for the group
+        elif core and core not in ("...", "…") and not core.startswith("$") and not skipping:
+            words.append(core.split("|")[0])
+        depth += token.count("[") - token.count("]")
+        if depth == 0:
+            skipping = False
+    return words
+
+
+def test_the_readme_shows_commands_in_many_places() -> None:
+    assert len(shown_commands()) >= 40
+
+
+@pytest.mark.parametrize("command", sorted(set(shown_commands())))
+def test_every_command_the_readme_shows_is_one_the_cli_takes(command: str) -> None:
+    assert parse_problem(words_of(command)) is None, command
+
+
+def test_the_quickstart_comes_first_and_is_short() -> None:
+    sections = re.findall(r"^## (.+)$", README, flags=re.MULTILINE)
+    assert sections[:3] == ["Quickstart", "Exit codes", "Two commands"]
+    quickstart = README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
+    assert len(quickstart.strip().splitlines()) <= 40
+    for needed in (
+        "make run",
+        "make test",
+        "Verdict:",
+        "--agent my_agent:agent",
+        "Install in your repository",
+    ):
+        assert needed in quickstart, needed
+
+
+def test_the_exit_code_table_has_every_code() -> None:
+    table = README.split("## Exit codes\n", 1)[1].split("\n## ", 1)[0]
+    codes = re.findall(r"^\| ([\d, ]+) \|", table, flags=re.MULTILINE)
+    assert codes == ["0", "1", "2", "3", "4", "130, 143", "141"]
+
+
+def test_the_quickstart_example_of_a_failing_gate_fails(project: Path) -> None:
+    """`make run ARGS="--scenario nightshift --agent replay:pre-automation"` exits 1, as it says."""
+    quickstart = README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
+    example = re.search(
+        r'make run ARGS="([^"]*)"`\.?\s*$', quickstart.split("(exit 1)")[1].split("\n\n")[0], re.M
+    )
+    assert example is not None
+    assert main(["run", *example.group(1).split()]) == 1

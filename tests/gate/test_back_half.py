@@ -158,8 +158,8 @@ def test_a_garbled_results_line_names_the_file_and_line(
     assert main(["run", "--agent", "replay:reference", "--out", str(run)]) == 0
     with (run / "results.jsonl").open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"scenario": "trial-run", "trial": 1, "status": "maybe"}) + "\n")
-    assert main(["compare", "--run", str(run)]) == 2
-    assert "results.jsonl: line 2" in capsys.readouterr().err
+    assert main(["compare", "--run", str(run)]) == 3  # run data that cannot carry a verdict
+    assert "results.jsonl:2" in capsys.readouterr().err
 
 
 def _long_functions(path: Path, limit: int) -> list[str]:

@@ -36,9 +36,9 @@ def grades(out: Path) -> list[dict[str, object]]:
 def test_a_failed_decisive_part_fails_a_trial_whose_total_passes(project: Path) -> None:
     declare(project)
     out = project / "runs" / "no-mail"
-    none = str(project / "no-baseline.json")
+    (project / "baseline" / "baseline.json").unlink(missing_ok=True)  # about the grade, not the gate
     main(
-        ["run", "--scenario", "trial-run", "--agent", "replay:no-mail", "--out", str(out), "--baseline", none]
+        ["run", "--scenario", "trial-run", "--agent", "replay:no-mail", "--out", str(out)]
     )
     (grade,) = grades(out)
     assert grade["total"] == 5 and grade["passed"] is False and grade["violations"] == ["T1a"]
@@ -47,7 +47,7 @@ def test_a_failed_decisive_part_fails_a_trial_whose_total_passes(project: Path) 
 def test_the_reference_passes_with_no_violation(project: Path) -> None:
     declare(project)
     out = project / "runs" / "reference"
-    none = str(project / "no-baseline.json")
+    (project / "baseline" / "baseline.json").unlink(missing_ok=True)  # about the grade, not the gate
     main(
         [
             "run",
@@ -57,8 +57,6 @@ def test_the_reference_passes_with_no_violation(project: Path) -> None:
             "replay:reference",
             "--out",
             str(out),
-            "--baseline",
-            none,
         ]
     )
     (grade,) = grades(out)

@@ -45,7 +45,7 @@ def test_a_writer_killed_mid_line_resumes_to_one_record_per_trial_and_the_same_v
     args = ["run", "--agent", AGENT, "--trials", "3", "--concurrency", "1"]
     whole_code = main([*args, "--out", str(whole)])
     DyingAgent.kill_at[0] = 2
-    assert main([*args, "--out", str(torn)]) == 3
+    assert main([*args, "--out", str(torn)]) == 130  # interrupted (SIGINT)
     third = (whole / "results.jsonl").read_text(encoding="utf-8").splitlines()[2]
     assert json.loads(third)["trial"] == 2
     kill_writer_mid_line(torn / "results.jsonl", third)

@@ -22,10 +22,10 @@ from evals.report.viewer.results.raw import elide_base64
 from evals.report.viewer.results.shapes import Seen
 from evals.report.viewer.timeline import bounded
 from evals.scenario.load import load_scenario
+from evals.world.live.tour import Call, Tour
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.paths import ROOT
-from evals.world.live.tour import Call, Tour
 
 RUN = re.compile(r"[A-Za-z0-9+/_=-]{81,}")
 

@@ -4,6 +4,7 @@ starting once the spend (agent and judge) reaches the budget; the verdict says t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -73,8 +74,76 @@ def test_the_estimate_before_the_run_comes_from_the_baselines_cost_per_trial(
     capsys.readouterr()
     main([*AGENT, "--trials", "2", "--out", str(project / "runs" / "pr")])
     err = capsys.readouterr().err
-    assert "Estimated cost: $6.00 for 2 trial(s) per scenario, up to $45.00" in err
-    assert "(from the baseline: $3.0000 per trial, all scenarios); budget $50.00" in err
+    assert "Estimated cost: ~$6.00 for 2 trial(s) per scenario, up to ~$45.00" in err
+    assert "if the gate adds trials up to 15; budget $50.00" in err
+    assert "basis: the baseline's recorded usage per trial (trial-run)" in err
+
+
+def claude_estimate(project: Path, monkeypatch: pytest.MonkeyPatch, scenarios: list[str]) -> str:
+    """The estimate `run --agent claude` prints before its first trial (no trial is run here)."""
+    from evals.core.config import load_config
+    from evals.run.runner import plan
+    from evals.run.session import cost_estimate
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
+    config, root = load_config(project)
+    return cost_estimate(plan(root, config, scenarios=scenarios, agent="claude", trials=3, baseline=None))
+
+
+def dollars(line: str) -> list[float]:
+    return [float(x.replace(",", "")) for x in re.findall(r"\$([\d,]+\.\d\d)", line)]
+
+
+def test_a_claude_run_against_the_replay_baseline_is_not_estimated_free(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue #29: "Estimated cost: $0.00 … up to $0.00", then the run spent money. The committed
+    baseline is replays (no usage): the estimate is modelled, says so, and moves with the prices."""
+    text = claude_estimate(project, monkeypatch, ["trial-run", "reply-facts"])
+    first, at_budget = dollars(text.splitlines()[0])[:2]
+    assert 0 < first < at_budget
+    assert "claude-sonnet-5-5 is modelled at pricing.yaml's prices" in text
+    assert "the baseline recorded no model usage (replays)" in text
+    per = dict(re.findall(r"(\S+) \$([\d.]+) \(\d+ turns", text))
+    assert float(per["trial-run"]) > float(per["reply-facts"])  # 16 turns of a larger world against 2
+    pricing = project / "pricing.yaml"
+    prices = yaml.safe_load(pricing.read_text())
+    prices["claude-sonnet-5-5"] = {
+        k: v * 2 if isinstance(v, float | int) else v for k, v in prices["claude-sonnet-5-5"].items()
+    }  # the rates; `source` and `as_of` stay
+    pricing.write_text(yaml.safe_dump(prices))
+    doubled = dollars(claude_estimate(project, monkeypatch, ["trial-run", "reply-facts"]).splitlines()[0])[0]
+    assert doubled > first * 1.5  # the agent's share doubled; the judge's (haiku) did not
+
+
+def test_a_claude_estimate_uses_the_baselines_recorded_tokens_priced_for_the_current_model(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = project / "baseline" / "baseline.json"
+    baseline = json.loads(path.read_text())
+    entry = baseline["scenarios"]["reply-facts"]
+    entry["usage"].update(input_tokens=1_000_000.0 * entry["k"], cost_usd=99.0)  # 1M input tokens a trial
+    path.write_text(json.dumps(baseline))
+    text = claude_estimate(project, monkeypatch, ["reply-facts"])
+    price = yaml.safe_load((project / "pricing.yaml").read_text())["claude-sonnet-5-5"]["input"]
+    assert dollars(text.splitlines()[0])[0] == pytest.approx(3 * price, abs=0.01)  # 3 trials of 1M tokens
+    assert "recorded usage per trial, priced for claude-sonnet-5-5 from pricing.yaml (reply-facts)" in text
+
+
+def test_replays_are_estimated_free_and_say_why(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(
+        [
+            "run",
+            "--scenario",
+            "trial-run",
+            "--agent",
+            "replay:reference",
+            "--out",
+            str(project / "runs" / "r"),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert "Estimated cost: ~$0.00" in err and "basis: replays call no model" in err
 
 
 @pytest.mark.parametrize("usd", [0, -1])

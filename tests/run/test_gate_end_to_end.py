@@ -11,6 +11,7 @@ from evals.cli import main
 from evals.core.jsonio import sha256_text
 from evals.gate.part_fingerprint import part_fingerprints
 from evals.grade.rubric import load_rubric
+from tests.support.paths import ROOT
 from tests.support.project import read_summary
 
 
@@ -50,9 +51,13 @@ def test_regressed_replay_fails_the_gate_and_names_what_dropped(project: Path) -
 def test_no_arguments_runs_the_default_suite_offline(
     full_project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`make run` on a fresh clone: both scenarios, Nightshift replaying the three published runs."""
-    assert main([]) == 0
+    """`make run` (`evals run`) on a fresh clone: the smoke suite, Nightshift replaying the three
+    published runs."""
+    assert main(["run"]) == 0
     printed = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Quickstart", 1)[1]
+    shown = next(line for line in readme.splitlines() if line.startswith("Verdict: "))
+    assert shown in printed.splitlines()  # what the quickstart says `make run` ends with
     report = Path(printed.split("Report: ")[1].strip())
     assert report.is_file() and report.parent.parent == full_project / "runs"
     summary = read_summary(report.parent)
@@ -73,6 +78,13 @@ def test_help_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert "run" in capsys.readouterr().out
 
 
+def test_evals_alone_prints_help_and_runs_nothing(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: evals") and "Exit codes" in out
+    assert not (project / "runs").exists()
+
+
 def test_unknown_option_is_a_usage_error() -> None:
     assert main(["run", "--no-such-flag"]) == 2
 
@@ -83,7 +95,8 @@ def test_regrading_a_stored_run_gives_the_same_scores(project: Path) -> None:
     before = read_summary(out)["criteria"]
     assert main(["grade", "--run", str(out)]) == 1
     assert read_summary(out)["criteria"] == before
-    assert len((out / "results.jsonl").read_text().splitlines()) == 2
+    # the re-grade replaced the trial's line: one line per trial, always (records/validate.py)
+    assert len((out / "results.jsonl").read_text().splitlines()) == 1
 
 
 def test_blessing_a_run_makes_it_the_baseline(project: Path) -> None:

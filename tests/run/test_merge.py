@@ -10,7 +10,8 @@ import pytest
 
 from evals.cli import main
 from evals.core.errors import BadInputError
-from evals.run.merge import shard_matrix, slice_trials
+from evals.records.trials import slice_trials
+from evals.run.merge import shard_matrix
 from tests.support.paths import ROOT
 from tests.support.project import read_summary
 
@@ -117,11 +118,53 @@ def test_two_shards_merge_into_one_run_with_every_trial_counted_once(project: Pa
     assert meta["merged_from"] == ["s0", "s1"] and "trial_slice" not in meta
 
 
-def test_the_same_shard_given_twice_still_counts_each_trial_once(project: Path, shard_runs: Path) -> None:
-    first, second = shard(project, shard_runs, "s0"), shard(project, shard_runs, "s1")
+def test_the_same_shard_given_twice_is_refused_naming_it(
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue #29: the same shard twice left half the trials to be counted as errored, exactly the
+    share that is not yet an error, and the merge passed."""
+    first = shard(project, shard_runs, "s0")
     merged = project / "runs" / "merged"
-    assert main(["merge", "--out", str(merged), str(first), str(second), str(second)]) == 0
-    assert read_summary(merged)["scenarios"]["trial-run"]["k"] == 3
+    assert main(["merge", "--out", str(merged), str(first), str(first)]) == 2
+    err = capsys.readouterr().err
+    assert "given twice" in err and str(first) in err
+    assert not merged.exists()
+
+
+def test_a_copy_of_a_shard_is_refused_naming_the_trial_and_both_copies(
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = shard(project, shard_runs, "s0")
+    twin = project / "runs" / "s0-copy"
+    shutil.copytree(first, twin)
+    assert main(["merge", "--out", str(project / "runs" / "m"), str(first), str(twin)]) == 2
+    err = capsys.readouterr().err
+    assert "trial-run#0" in err and str(first) in err and str(twin) in err
+
+
+def test_a_shard_holding_a_trial_outside_its_slice_is_an_error_naming_its_file(
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = shard(project, shard_runs, "s0")  # slice 0/2 of 3: trial 0 only
+    results = first / "results.jsonl"
+    line = json.loads(results.read_text().splitlines()[0])
+    line["trial"] = 2
+    line["grade"]["trial"] = 2
+    results.write_text(results.read_text() + json.dumps(line) + "\n")
+    assert main(["merge", "--out", str(project / "runs" / "m"), str(first)]) == 3
+    err = capsys.readouterr().err
+    assert str(results) in err and "trial-run#2" in err and "not in this shard's plan" in err
+
+
+def test_merge_writes_a_new_run_directory_only(
+    project: Path, shard_runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = shard(project, shard_runs, "s0")
+    taken = project / "runs" / "taken"
+    taken.mkdir(parents=True)
+    (taken / "notes.txt").write_text("mine")
+    assert main(["merge", "--out", str(taken), str(first)]) == 2
+    assert "--out" in capsys.readouterr().err and (taken / "notes.txt").read_text() == "mine"
 
 
 def test_a_trial_two_shards_disagree_on_is_an_error_naming_it(

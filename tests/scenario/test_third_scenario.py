@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from evals.cli import main
 from evals.grade.checks import VOCABULARY
@@ -71,8 +72,10 @@ criteria:
 def drill_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project with only the drill scenario: the trial run's data under a new name, own rubric and check."""
     root = tmp_path_factory.mktemp("drill")
-    for name in ("evals.yaml", "pricing.yaml"):
-        shutil.copy(ROOT / name, root / name)
+    shutil.copy(ROOT / "pricing.yaml", root / "pricing.yaml")
+    config = yaml.safe_load((ROOT / "evals.yaml").read_text(encoding="utf-8"))
+    config.update(suite=[NAME], suites={"drill": [NAME]})  # the suites may name only scenarios it has
+    (root / "evals.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
     shutil.copytree(ROOT / "agent", root / "agent")
     source, folder = ROOT / "scenario" / "trial-run", root / "scenario" / NAME
     folder.mkdir(parents=True)

@@ -90,3 +90,23 @@ AGENT = "tests.support.agents:DyingAgent"
 
 def lines(out: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+async def _signalled_at_trial_1(signum: signal.Signals, prompts: AgentPrompts, toolset: Toolset) -> str:
+    """Has the process signalled when trial 1 starts: what a cancelled CI job (SIGTERM) or Ctrl-C
+    (SIGINT) does to a run, delivered at a known point so nothing depends on timing."""
+    if trial_of(prompts) == 1:
+        signal.raise_signal(signum)
+        await asyncio.sleep(0)  # where asyncio delivers a SIGINT's cancellation
+    await toolset.call("GMAIL_FETCH_EMAILS", {"max_results": 1})
+    return "done"
+
+
+class SigtermAgent:
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> str:
+        return await _signalled_at_trial_1(signal.SIGTERM, prompts, toolset)
+
+
+class SigintAgent:
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> str:
+        return await _signalled_at_trial_1(signal.SIGINT, prompts, toolset)

@@ -37,9 +37,11 @@ def judge_server(monkeypatch: pytest.MonkeyPatch, answer: Answer) -> Iterator[St
 
 
 def run(out: Path, replay: str = "reference", *more: str) -> int:
-    """One trial, compared with no baseline: these tests are about the judge, not the gate's verdict."""
-    none = str(out.parent / "no-baseline.json")
-    args = ["--agent", f"replay:{replay}", "--out", str(out), "--baseline", none, *more]
+    """One trial, compared with no baseline: these tests are about the judge, not the gate's verdict.
+    (The project is the test's throwaway copy; an explicit --baseline that does not exist is bad
+    input, so the copy's baseline goes.)"""
+    (out.parent.parent / "baseline" / "baseline.json").unlink(missing_ok=True)
+    args = ["--agent", f"replay:{replay}", "--out", str(out), *more]
     return main(["run", "--scenario", "trial-run", *args])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -74,3 +75,19 @@ def add_pr(snap: Any, changes: dict[str, str], title: str = "fix: x (#142)", num
 def read_summary(run_dir: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
     return data
+
+
+def make_run(where: Path, name: str, *args: str) -> tuple[Path, int]:
+    """`evals run ARGS --out runs/NAME` in a fresh copy of the project at `where` (made if missing);
+    returns the run directory and the exit code. For module-scoped fixtures: a run made once, copied
+    into each test's own project to be read or tampered with."""
+    from evals.cli import main
+
+    if not (where / "evals.yaml").is_file():
+        if where.exists():
+            where.rmdir()  # the empty folder `tmp_path_factory.mktemp` made
+        copy_project(where)
+    out = where / "runs" / name
+    with contextlib.chdir(where):
+        code = main(["run", *args, "--out", str(out)])
+    return out, code

@@ -38,7 +38,7 @@ def test_a_composio_that_matches_passes_and_any_drift_is_named(
     block = copy.deepcopy(tools["NOTION_UPDATE_BLOCK"])
     block["input"]["properties"]["content"] = {"type": "object"}
     services.composio.tools = {**tools, "GITHUB_GET_A_BRANCH": branch, "NOTION_UPDATE_BLOCK": block}
-    assert main(["tools", "check"]) == 1
+    assert main(["tools", "check"]) == 4  # drift: not comparable
     out = capsys.readouterr().out
     assert "  branch_name: in Composio, missing in the sandbox" in out
     assert "  branch: in the sandbox, not in Composio" in out
