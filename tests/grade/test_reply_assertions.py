@@ -52,6 +52,11 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "It is 4Gi; the 3Gi request was cancelled.",
         "The limit is 4Gi per the approved amendment, which supersedes the 3Gi on the plan page.",
         "Used 4Gi in place of the plan's 3Gi; the amendment overrides the 3Gi figure.",
+        "The limit is 4Gi (Marcus corrected his first figure).",
+        "The limit is 4Gi, Marcus's corrected figure.",
+        "3Gi, since corrected: the limit is 4Gi.",
+        "The limit is 4Gi; 3Gi has been superseded.",
+        "Requests were 1Gi; limit is 4Gi.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -72,6 +77,9 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Is the limit 4Gi now?", "does not give"),
         ("You asked for the limit: it is 3Gi. Sam wants it at 4Gi.", "stale"),
         ("3Gi supersedes the 4Gi from the later mail.", "stale"),
+        ("The limit is 3Gi (Marcus corrected his first figure).", "stale"),
+        ("4Gi was corrected; the limit is 3Gi.", "stale"),
+        ("The first mail said 4Gi; the limit is 3Gi.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:

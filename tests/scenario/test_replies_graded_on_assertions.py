@@ -21,7 +21,9 @@ from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
 SCENARIOS = ROOT / CONFIG.scenarios_dir
-# (scenario, the right value as a person writes it, the stale one)
+# (scenario, the right value as a person writes it, the stale one); where a scenario grades several
+# replies on different values, PERSONA names the one whose reply carries this correction
+PERSONA = {"log-retention": "mei", "signup-security": "omar", "patch-release": "ivan"}
 CASES = [
     ("backup-window", "03:20 UTC and 03:40 UTC", "01:45 UTC"),
     ("log-retention", "20,000 rows", "50,000 rows"),
@@ -41,6 +43,7 @@ def verdict(case: str, body: str) -> bool:
     rubric = load_rubric(SCENARIOS / name)
     parts = [part for _, part in rubric.parts() if not only or part.id == only]
     refs = [r for part in parts for r in part.checks if r.check in ASSERTS]
+    refs = [r for r in refs if r.params["persona"] == PERSONA.get(name, r.params["persona"])]
     assert refs, f"{name}: no reply part checks what it asserts"
     snap = outcome(seed(scenario, 0))
     ctx = GradeContext(outcome=snap, scenario=scenario)

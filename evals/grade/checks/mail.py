@@ -168,9 +168,12 @@ SET_ASIDE_BEFORE = re.compile(
 )
 TARGET_BEFORE = re.compile(r"(?:\bto|→|->|=>)\s*$", re.IGNORECASE)
 SET_ASIDE_AFTER = re.compile(
-    r"^\W*(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
-    r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b|\b(?:superseded|replaced|"
-    r"retracted|withdrawn|dropped|corrected|cancell?ed|voided)\b)",
+    r"^\W*(?:(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
+    r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b)|"
+    # a participle said of the value itself ("3Gi, since corrected", "3Gi has been superseded"), not of
+    # someone's figure next to it ("4Gi (Marcus corrected his first figure)", "4Gi, Mei's corrected figure")
+    r"(?:(?:has|have|had|been|being|is|was|were|are|since|later|now|then|since|got|\w+ly)\W+){0,3}"
+    r"(?:superseded|replaced|retracted|withdrawn|dropped|corrected|cancell?ed|voided)\b)",
     re.IGNORECASE,
 )
 
@@ -190,7 +193,9 @@ CLAUSE_START = re.compile(r"[.;:!?](?=\s)|\n\s*\n")
 
 def set_aside(text: str, start: int, end: int) -> bool:
     """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED)."""
-    line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, 0)
+    # the value's own clause: a new line, a sentence or a semicolon starts another claim
+    bounds = (text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, text.rfind("; ", 0, start) + 1)
+    line_start = max(*bounds, 0)
     before, after = text[line_start:start], re.split(r"\n|\. |;", text[end : end + 60])[0]
     sentence = text[max([m.end() for m in CLAUSE_START.finditer(text, 0, start)], default=0) : start]
     if REPORTED.search(sentence):

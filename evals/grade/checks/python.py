@@ -177,14 +177,24 @@ def call_passes_keyword(
     return at_some_changed_head(ctx.outcome, path, look)
 
 
+def _constructs(name: str, callees: list[str]) -> bool:
+    """`name` calls one of `callees` directly, or through a `from_*` alternative constructor."""
+    parts = name.split(".")
+    if parts[-1] in callees:
+        return True
+    return len(parts) >= 2 and parts[-1].startswith("from_") and parts[-2] in callees
+
+
 @check("calls_one_of")
 def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResult:
     """At a head that changed `path`, the code calls one of `callees` (by last name), e.g. builds a
-    `ConnectionPool` itself rather than leaving one implicit inside a client."""
+    `ConnectionPool` itself rather than leaving one implicit inside a client. An alternative
+    constructor (`ConnectionPool.from_url(...)`, any `from_*` classmethod) builds the same object, as
+    a reviewer reads it, so it counts as calling its class."""
 
     def judge(label: str, tree: ast.Module) -> Verdict:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] in callees:
+            if isinstance(node, ast.Call) and _constructs(dotted(node.func), callees):
                 return True, f"{label}: calls `{ast.unparse(node.func)}` (line {node.lineno})"
         return False, f"{label}: {path} calls none of {', '.join(callees)}"
 
