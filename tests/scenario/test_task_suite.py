@@ -36,7 +36,8 @@ def test_check_task_passes(task: str) -> None:
     reference = report.grades[REFERENCE]
     assert reference.total == load_rubric(SCENARIOS / task).max_points
     for replay, graded in report.grades.items():
-        if replay != REFERENCE:
+        valid = load_fixture(SCENARIOS / task, replay).expect_lost == []  # another valid solution (#26)
+        if replay != REFERENCE and not valid:
             assert graded.total < reference.total, f"{task}/{replay} loses nothing"
 
 
