@@ -158,3 +158,39 @@ def test_a_literal_reads_nothing() -> None:
     files = {SETTINGS: "KEY = 'pk_live_123456789'\n"}
     expr = assignment(parse(files[SETTINGS]), "KEY")
     assert expr is not None and env_reads(files, SETTINGS, expr) == set()
+
+
+# patch-release's P4, "a test pins the corrected fee": a test written for a stale value passes on code
+# that has the same stale value and fails on the seed, yet pins nothing the rubric asked for.
+PIN = {"path": VAT, "name": "VAT_RATE"}
+
+
+@pytest.mark.parametrize(
+    ("rate", "test"),
+    [
+        ("0.21", "assert gross(100) == 121"),
+        (
+            "__import__('decimal').Decimal('0.21')",
+            "from billing.vat import VAT_RATE\n    assert float(VAT_RATE) == 0.21",
+        ),
+    ],
+)
+def test_a_test_pinning_the_right_value_passes_the_pin(scenario: Scenario, rate: str, test: str) -> None:
+    code = f"VAT_RATE = {rate}\n" + GROSS
+    body = f"from billing.vat import gross\n\n\ndef test_rate():\n    {test}\n"
+    ctx = graded(scenario, {VAT: code, "tests/test_rate.py": body})
+    result = regression_test_fails_on_seed(ctx, tests_dir="tests", value=0.21, **PIN)
+    assert result.passed, result.detail
+
+
+@pytest.mark.parametrize("rate", ["0.2", "__import__('decimal').Decimal('0.2')"])
+def test_a_test_pinning_a_wrong_value_fails_the_pin_whatever_the_constants_type(
+    scenario: Scenario, rate: str
+) -> None:
+    ctx = with_test(scenario, rate, "assert gross(100) == 120")  # passes on its own code, fails on the seed
+    result = regression_test_fails_on_seed(ctx, tests_dir="tests", value=0.21, **PIN)
+    assert not result.passed and "fails once VAT_RATE = 0.21, so it pins another value" in result.detail
+    unpinned = regression_test_fails_on_seed(ctx, tests_dir="tests", value=0.21)
+    assert unpinned.passed, (
+        unpinned.detail
+    )  # without the pin, the same test counts: the pin is the difference

@@ -155,9 +155,9 @@ def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckR
 
 # A value named only to be set aside: "not 3Gi", "instead of 30 s", "from 3Gi to 4Gi", "ignore the 3Gi",
 # "the first mail said 3Gi", "supersedes the 3Gi", "in place of 3Gi", or after it: "3Gi was wrong",
-# "3Gi → 4Gi", "3Gi in the first mail was superseded". Looked for next to the value, not anywhere in
-# its sentence: "4Gi, not 3Gi" asserts 4Gi and sets 3Gi aside; "from 3Gi to 4Gi" and "3Gi → 4Gi"
-# assert the value after "to" or the arrow.
+# "3Gi → 4Gi", "3Gi in the first mail was superseded", "the 3Gi request was cancelled". Looked for
+# next to the value, not anywhere in its sentence: "4Gi, not 3Gi" asserts 4Gi and sets 3Gi aside;
+# "from 3Gi to 4Gi" and "3Gi → 4Gi" assert the value after "to" or the arrow.
 SET_ASIDE_BEFORE = re.compile(
     r"(?:\bnot|n't|\bno longer|\binstead of|\brather than|\bfrom|\breplac\w*|\bignore|\bdisregard|"
     r"\bsupersed\w*|\boverrid\w*|\bin place of|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|"
@@ -169,7 +169,8 @@ SET_ASIDE_BEFORE = re.compile(
 TARGET_BEFORE = re.compile(r"(?:\bto|→|->|=>)\s*$", re.IGNORECASE)
 SET_ASIDE_AFTER = re.compile(
     r"^\W*(?:(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
-    r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b)|"
+    r"a mistake|an error|no longer\b|replaced|retracted|withdrawn|dropped|cancell?ed|voided)|"
+    r"(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b)|"
     # a participle said of the value itself ("3Gi, since corrected", "3Gi has been superseded"), not of
     # someone's figure next to it ("4Gi (Marcus corrected his first figure)", "4Gi, Mei's corrected figure")
     r"(?:(?:has|have|had|been|being|is|was|were|are|since|later|now|then|since|got|\w+ly)\W+){0,3}"

@@ -254,13 +254,58 @@ def _claim(run: PytestRun) -> str:
     return f"{claim}\n{run.output}"
 
 
+def _literal_like(value: float, like: object) -> str:
+    """`value` written as a literal of the type the agent's own value has (`Decimal("2.0")` where it
+    used a Decimal), so code that computes with the constant keeps working once it is set."""
+    if isinstance(like, Decimal):
+        return f'__import__("decimal").Decimal({str(value)!r})'
+    if isinstance(like, Fraction):
+        return f'__import__("fractions").Fraction({str(value)!r})'
+    if isinstance(like, int) and not isinstance(like, bool) and float(value).is_integer():
+        return repr(int(value))
+    return repr(float(value))
+
+
+def set_constant(files: dict[str, str], path: str, name: str, value: float) -> dict[str, str] | None:
+    """This head with `name` in `path` assigned `value` (unchanged when it already is); None when the
+    module assigns no such name at its top level, so the value cannot be set without guessing."""
+    if path not in files:
+        return None
+    try:
+        current = resolve_assigned(files, path, name)
+        tree = parse(files[path])
+    except (LookupError, SyntaxError):
+        return None
+    if current.ok and isinstance(current.value, NUMBERS) and current.value == value:
+        return files
+    lines = files[path].splitlines(keepends=True)
+    for node in reversed(tree.body):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign) and node.value is not None
+            else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            end = node.end_lineno or node.lineno
+            line = f"{name} = {_literal_like(value, current.value)}\n"
+            return {**files, path: "".join([*lines[: node.lineno - 1], line, *lines[end:]])}
+    return None
+
+
 @check("regression_test_fails_on_seed")
-def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: float) -> CheckResult:
+def regression_test_fails_on_seed(
+    ctx: GradeContext, tests_dir: str, value: float, path: str | None = None, name: str | None = None
+) -> CheckResult:
     """The tests the agent added or changed pass on its code and fail on the seeded code.
 
     Running them both ways proves they exercise the bug (`value` is the rubric's example of what a
     test would check) rather than merely mentioning the number; how a test spells the value does not
-    matter, which is why the agent's test files are run rather than searched for the literal.
+    matter, which is why the agent's test files are run rather than searched for the literal. With
+    `path` and `name` (the constant the test must pin), the tests must also pass once that constant
+    is `value`: a test pinning a wrong value (the stale 1.5 where 2.0 is right) passes on code that
+    has the same wrong value, and fails the seed, but pins nothing the rubric asked for.
     """
     seed_files = ctx.seeded.repos[0].main_files
     notes = []
@@ -281,6 +326,18 @@ def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: floa
             notes.append(f"{label}: {', '.join(targets)} {why} on the unfixed code, so it tests nothing")
             continue
         shown = ", ".join(targets)
+        if path is not None and name is not None:
+            corrected = set_constant(files, path, name, value)
+            if corrected is None:
+                notes.append(
+                    f"{label}: {name} in {path} could not be set to {value} to check what {shown} pins"
+                )
+                continue
+            if corrected is not files:
+                pinned = run_pytest(corrected, targets, seed_files)
+                if not pinned.passed:
+                    notes.append(f"{label}: {shown} fails once {name} = {value}, so it pins another value")
+                    return CheckResult(False, "; ".join(notes), _claim(pinned))
         return CheckResult(True, f"{label}: {shown} passes on the fix and fails on the seeded code")
     return CheckResult(False, "; ".join(notes) or "the agent opened no pull request and pushed nothing")
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import operator
-import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -78,25 +77,15 @@ class Resolved:
 
 
 def _module_file(files: dict[str, str], module: str) -> str | None:
-    """The file a module name imports: at the repo's root or under a source root (`src/billing/x.py`
-    for `billing.x`), the shortest such path when several match."""
+    """The file an absolute module name imports: at the repo's root or under `src/` (PyPA's src layout,
+    `src/billing/x.py` for `billing.x`). Nowhere else: a `lib/billing/x.py` is not on the path, so a
+    name imported from a module the head does not have stays unresolved."""
     base = module.replace(".", "/")
-    for name in (f"{base}.py", f"{base}/__init__.py"):
-        if name in files:
-            return name
-        nested = sorted((p for p in files if p.endswith("/" + name)), key=len)
-        if nested:
-            return nested[0]
+    for root in ("", "src/"):
+        for name in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
+            if name in files:
+                return name
     return None
-
-
-def _relative_module(path: str, node: ast.ImportFrom) -> str:
-    """`from .rates import X` in `src/billing/vat.py` names `src.billing.rates`: a path-like module."""
-    package = posixpath.dirname(path)
-    for _ in range(node.level - 1):
-        package = posixpath.dirname(package)
-    parts = [p for p in package.split("/") if p] + ([node.module] if node.module else [])
-    return ".".join(parts)
 
 
 def _returned(fn: ast.FunctionDef) -> ast.expr | None:
@@ -224,10 +213,9 @@ class Resolver:
         for node in tree.body:
             if not isinstance(node, ast.ImportFrom):
                 continue
-            module = _relative_module(path, node) if node.level else node.module
             for alias in node.names:
-                if module and (alias.asname or alias.name) == name:
-                    return _module_file(self.files, module), alias.name
+                if (alias.asname or alias.name) == name:
+                    return import_source(self.files, path, node), alias.name
         return None, name
 
     def _name(self, path: str, name: str, depth: int) -> object:
