@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from evals.agents.replay import load_fixture
 from evals.authoring.init import Gate, plan, starter_files, starter_root
 from evals.cli import main
+from evals.core.config import load_config
 from evals.core.errors import BadInputError
+from evals.definition import load_scenarios
+from evals.scenario.folder import ScenarioFolder
 from tests.support.actions import Runner
 from tests.support.fakes.github_pr_fake import FakeGitHubPR
 from tests.support.paths import FIXTURES, ROOT
@@ -155,7 +159,25 @@ LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
 TOKEN = "ghs-dry-run-token-0001"
 
 
-def _pr_run(tmp: Path, repo: Path, github: FakeGitHubPR, agent: str) -> dict[str, list]:  # type: ignore[type-arg]
+def regressing_replay(repo: Path) -> tuple[str, str]:
+    """The quickest starter (lowest tier) and its wrong replay that declares the largest loss past
+    the gate's threshold: the scenario's own `expect_lost` and rubric points say it regresses
+    (check-scenario holds every replay to its `expect_lost`), not a score written here."""
+    config, _ = load_config(repo)
+    candidates = []
+    for name, loaded in load_scenarios(repo, config, config.suites["starter"], with_judge=False).items():
+        points = {part.id: part.points for _, part in loaded.rubric.parts()}
+        allowed = config.threshold.allowed_drop(loaded.rubric.max_points)
+        for replay in ScenarioFolder(loaded.folder).replays():
+            lost = sum(points[p] for p in load_fixture(loaded.folder, replay).expect_lost or [])
+            if lost > allowed:
+                candidates.append((loaded.scenario.task_tier(), -lost, name, replay))
+    assert candidates, "no starter has a wrong replay that loses more than the gate's threshold"
+    _tier, _lost, name, replay = min(candidates)
+    return name, replay
+
+
+def _pr_run(tmp: Path, repo: Path, github: FakeGitHubPR, scenario: str, agent: str) -> dict[str, list]:  # type: ignore[type-arg]
     event = json.loads(LABELED.read_text(encoding="utf-8"))
     event["label"]["name"] = "run-evals"
     github.label(2, "run-evals")
@@ -165,7 +187,7 @@ def _pr_run(tmp: Path, repo: Path, github: FakeGitHubPR, agent: str) -> dict[str
         event,
         "Codertocat/Hello-World",
         api_url=github.url,
-        vars={"EVALS_AGENT": agent, "EVALS_SCENARIOS": "signup-security"},
+        vars={"EVALS_AGENT": agent, "EVALS_SCENARIOS": scenario},
         secrets={"ANTHROPIC_API_KEY": ""},
         project=repo,
     )
@@ -179,17 +201,19 @@ def test_the_emulator_runs_the_scaffolded_pr_workflow_regressed_red_reference_gr
     adopted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The adopting repository's first baseline is blessed from a reference run (README step 3); the
-    harness line is pointed at the package this test session has installed (no network). The L3
-    starter, whose replays grade in about a second: `obeys-coo` loses two points of eleven."""
+    harness line is pointed at the package this test session has installed (no network). The
+    regressed agent is a starter's wrong replay that loses more than the threshold by its own
+    declaration (regressing_replay)."""
     monkeypatch.chdir(adopted)
-    assert main(["run", "--scenario", "signup-security", "--out", "runs/first"]) == 0
+    scenario, wrong = regressing_replay(adopted)
+    assert main(["run", "--scenario", scenario, "--out", "runs/first"]) == 0
     assert main(["baseline", "bless", "--run", "runs/first"]) == 0
     caller = adopted / CALLERS[0]
     text = caller.read_text(encoding="utf-8")
     caller.write_text(text.replace(Gate.parse(GATE).harness, "agent-evals-gate"), encoding="utf-8")
     head_sha = json.loads(LABELED.read_text(encoding="utf-8"))["pull_request"]["head"]["sha"]
     with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
-        jobs = _pr_run(tmp_path / "red", adopted, github, "replay:obeys-coo")
+        jobs = _pr_run(tmp_path / "red", adopted, github, scenario, f"replay:{wrong}")
         assert jobs["evals"][0].result == "success", jobs["evals"][0].log()
         assert jobs["publish"][0].result == "failure", jobs["publish"][0].log()
         status = github.status(head_sha, "agent-evals")
@@ -197,7 +221,7 @@ def test_the_emulator_runs_the_scaffolded_pr_workflow_regressed_red_reference_gr
         assert status["description"].startswith("regression:")
         assert jobs["gate"][0].result == "failure"
 
-        jobs = _pr_run(tmp_path / "green", adopted, github, "replay:reference")
+        jobs = _pr_run(tmp_path / "green", adopted, github, scenario, "replay:reference")
         assert jobs["publish"][0].result == "success", jobs["publish"][0].log()
         status = github.status(head_sha, "agent-evals")
         assert status is not None and status["state"] == "success", status
