@@ -305,9 +305,10 @@ class Runner:
                 pending.remove((name, job))
 
     def called_file(self, uses: str) -> Path:
-        """Where a `uses:` of a reusable workflow is read from: `./...` from the same tree as the
-        caller (`./...` or GitHub's self-repository `$/...`); `owner/repo/.github/workflows/x.yml@sha` from `self.gate` (this repository stands in
-        for the pinned gate), after checking the reference is a full commit SHA."""
+        """Where a `uses:` of a reusable workflow is read from: `./...` or GitHub's self-repository
+        `$/...` from the same tree as the caller; `owner/repo/.github/workflows/x.yml@sha` from
+        `self.gate` (this repository stands in for the pinned gate), after checking the reference
+        is a full commit SHA."""
         if uses.startswith(("./", "$/")):  # the same repository and commit as the caller
             return self.workflow_source() / uses[2:]
         path, _, ref = uses.partition("@")
