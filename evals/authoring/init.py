@@ -126,8 +126,9 @@ def starter_scenarios(files: dict[str, Path]) -> list[str]:
 
 
 def configure(text: str, scenarios: list[str], agent: str | None) -> str:
-    """evals.yaml for the adopting repository: the gate settings as this project keeps them, one
-    suite `starter` of the bundled scenarios, and the agent spec when one is given."""
+    """evals.yaml for the adopting repository: the gate settings as this project keeps them, the
+    bundled scenarios as the suite `starter` (what PRs run) and as `full` (what the nightly runs:
+    scripts/plan_shards.sh plans the `full` suite), and the agent spec when one is given."""
     lines = text.splitlines(keepends=True)
     out: list[str] = []
     skipping = False
@@ -142,7 +143,9 @@ def configure(text: str, scenarios: list[str], agent: str | None) -> str:
             out.append(
                 "suites:                     # named task sets: add yours (evals scenarios lists them)\n"
             )
-            out.append("  starter:\n")
+            out.append("  starter:                  # PRs and the offline default run\n")
+            out.extend(f"    - {name}\n" for name in scenarios)
+            out.append("  full:                     # the nightly: every task (add yours to both)\n")
             out.extend(f"    - {name}\n" for name in scenarios)
             skipping = True
         elif line.startswith("agent:") and agent is not None:
@@ -150,7 +153,7 @@ def configure(text: str, scenarios: list[str], agent: str | None) -> str:
         else:
             out.append(line)
     result = "".join(out)
-    if "suite: starter" not in result or "  starter:\n" not in result:
+    if "suite: starter" not in result or "  full:" not in result:
         raise InfrastructureError("the bundled evals.yaml has no `suite:`/`suites:` to replace")
     return result
 

@@ -133,6 +133,25 @@ def test_init_refuses_to_overwrite_and_writes_nothing_then_force_replaces(
     assert ignore.count("runs/") == 1  # appended once, never twice
 
 
+def test_the_scaffolded_nightly_plans_every_starter(adopted: Path) -> None:
+    """The nightly's plan step (scripts/plan_shards.sh, blank suite: the `full` suite of evals.yaml)
+    finds every starter scenario in the adopting repository's evals.yaml, sliced as the workflow asks."""
+    done = subprocess.run(
+        ["bash", "scripts/plan_shards.sh"],
+        cwd=adopted,
+        env={"PATH": f"{BIN}:/usr/bin:/bin", "EVALS_TRIALS": "6", "EVALS_SLICES": "2"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if line.startswith("matrix=")]
+    planned = json.loads(line.removeprefix("matrix="))["include"]
+    starters = sorted(p.name for p in (adopted / "scenario").iterdir())
+    assert sorted({shard["scenario"] for shard in planned}) == starters
+    assert len(planned) == 2 * len(starters)
+
+
 @pytest.mark.parametrize(
     "ref", ["acme/agent-evals-gate@main", "acme/agent-evals-gate@v1.2.3", f"acme@{SHA}", SHA[:12]]
 )
