@@ -287,19 +287,21 @@ class Runner:
         A job that calls a reusable workflow (`uses:` a workflow file) runs that workflow's jobs
         under their own names (as GitHub shows them, "caller / called"), with the caller's `with:`
         as `inputs` and only the secrets the caller passed by name; the caller job's entry is
-        their overall result."""
+        their overall result. `only` may name the called workflow's jobs: the caller job then
+        runs just those."""
         workflow = load_workflow(workflow_name, self.workflow_source())
         self._run_jobs(workflow_name, workflow, only)
         return self.jobs
 
     def _run_jobs(self, workflow_name: str, workflow: dict[str, Any], only: list[str] | None) -> None:
-        pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only]
+        pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only or "uses" in j]
         while pending:
             ready = [(name, job) for name, job in pending if all(n in self.jobs for n in _needs(job))]
             assert ready, f"cyclic or unknown needs in {workflow_name}"
             for name, job in ready:
                 if "uses" in job:
-                    self.jobs[name] = self._call(workflow, name, job)
+                    inner = None if only is None or name in only else only
+                    self.jobs[name] = self._call(workflow, name, job, inner)
                 else:
                     self.jobs[name] = self.run_job(workflow, name, job)
                 pending.remove((name, job))
@@ -317,7 +319,9 @@ class Runner:
         self.called.append(uses)
         return self.gate / owner_repo_path[2]
 
-    def _call(self, workflow: dict[str, Any], name: str, job: dict[str, Any]) -> list[JobRun]:
+    def _call(
+        self, workflow: dict[str, Any], name: str, job: dict[str, Any], only: list[str] | None
+    ) -> list[JobRun]:
         contexts = self._contexts(workflow, job)
         needs_ok = all(n["result"] == "success" for n in contexts["needs"].values())
         if not condition(job.get("if"), contexts, needs_ok):
@@ -338,7 +342,7 @@ class Runner:
         self.inputs, self.secrets = inputs, passed
         try:
             before = set(self.jobs)
-            self._run_jobs(file.name, called, None)
+            self._run_jobs(file.name, called, only)
         finally:
             self.inputs, self.secrets = saved
         results = [r.result for n in set(self.jobs) - before for r in self.jobs[n]]
