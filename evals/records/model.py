@@ -90,6 +90,9 @@ class RunMeta(StrictModel):
     threshold: dict[str, float | None] = Field(default_factory=dict)
     trial_slice: str | None = None
     trials_started: int | None = None
+    # Trials a scenario plans when allocation by measured noise (evals/gate/allocate.py) gave it fewer
+    # than `trials`: a quiet task starts at one and earns more only when a trial differs.
+    scenario_trials: dict[ScenarioName, int] | None = None
     trials_budget: int | None = None
     budget_usd: float | None = None
     spent_usd: float | None = None

@@ -19,7 +19,7 @@ from evals.records.rundir import RunDir
 from evals.records.trials import slice_trials
 from evals.run.budget import AgentPricing, JudgePricing, Spend, estimate_lines, shape
 from evals.run.finish import finish
-from evals.run.runner import Plan, plan, progress_bar, run_meta, run_trials, trials_to_add
+from evals.run.runner import Plan, allocate, plan, progress_bar, run_meta, run_trials, trials_to_add
 
 
 def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
@@ -28,6 +28,8 @@ def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         finish_it = f", or finish that run with `evals run --resume {out}`" if rd.is_run() else ""
         raise BadInputError(f"--out {out}: already exists and is not empty; --out names a new run{finish_it}")
+    if not trial_slice:
+        allocate(p)  # a quiet scenario starts at one trial (evals/gate/allocate.py); never for a shard
     meta = run_meta(p)
     indices = slice_trials(trial_slice, p.trials) if trial_slice else None
     meta.trial_slice = trial_slice
@@ -92,17 +94,23 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
         asyncio.run(run_trials(p, rd, progress, indices, spend))
         # Adaptive trials: while the verdict is undecided, up to the next look (evals/gate/sequential.py),
         # at most gate.max_trials, never past the cost budget. Not for shards.
-        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)) > 0:
+        # A quiet scenario (evals/gate/allocate.py) gets trials only once one of its trials differed.
+        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)):
             meta.trials_started = meta.trials_started or p.trials
-            p.trials += extra
+            grown = {name: p.planned(name) + more for name, more in extra.items()}
+            p.trials = max(p.trials, *grown.values())
+            p.scenario_trials = {
+                name: k for name in p.scenarios if (k := grown.get(name, p.planned(name))) < p.trials
+            }
             meta.trials = p.trials
+            meta.scenario_trials = dict(p.scenario_trials) or None
             meta.trials_budget = p.definition.config.gate.max_trials
             rd.write_meta(meta)
             asyncio.run(run_trials(p, rd, progress, spend=spend))
     meta.spent_usd = round(spend.spent, 6)
     if p.budget_usd is not None:
         meta.budget_usd = p.budget_usd
-        wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
+        wanted_more = indices is None and spend.reached and bool(trials_to_add(p, rd))
         meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
         # the planned trials that never started: the only ones the run may lack (records/validate.py)
         recorded = {f"{r.scenario}#{r.trial}" for r in rd.read_records()}
@@ -133,6 +141,7 @@ def resume(
         budget_usd=meta.budget_usd,
         instance_seed=meta.instance_seed,
     )
+    p.scenario_trials = dict(meta.scenario_trials or {})
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):
         if getattr(meta, key) != getattr(now, key):
