@@ -138,7 +138,7 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
     )
 
     config, root = load_project(args.config)
-    start = args.start_trials or config.trials
+    start = config.trials if args.start_trials is None else args.start_trials
     if args.runs < 1 or start < 1:
         raise BadInputError("--runs and --start-trials must be at least 1")
     met = True
