@@ -112,6 +112,12 @@ class EvalDefinition:
         )
         return Settings(c.threshold, c.gate, c.max_error_share, guards=guards, solved=solved)
 
+    def about_views(self) -> dict[str, dict[str, Any]]:
+        """Each scenario's about.yaml as the viewer shows it (graded by nothing; see about.py)."""
+        from evals.scenario.about import about_views
+
+        return about_views({n: loaded.folder for n, loaded in self.scenarios.items()})
+
     def fingerprint(self) -> dict[str, Any]:
         fp = fingerprint(
             {

@@ -4,6 +4,8 @@
 Each scenario's rubric is loaded for its points, so a listing also proves every scenario still loads;
 a bad file exits 2 naming it, like any other command. `--names` prints bare names, one a line, for
 scripts (the nightly's shard plan); `--suite S` narrows either form to one suite of `evals.yaml`.
+`--markdown` prints the table as README "Scenarios" holds it (a test keeps the two equal), with the
+column saying whether one of the scenario's traps is where the obvious rule loses points.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from evals.core.errors import ExitCode
 from evals.core.project import load_project
 
 HEADERS = ["scenario", "tier", "services", "points", "suites", "behaviour"]
+MARKDOWN = ["scenario", "tier", "services", "points", "the behaviour it adds", "the obvious rule loses"]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,6 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(parser)
     parser.add_argument("--suite", help="only the scenarios of this suite (evals.yaml `suites:`)")
     parser.add_argument("--names", action="store_true", help="bare names, one a line (for scripts)")
+    parser.add_argument(
+        "--markdown", action="store_true", help="the table as README's 'Scenarios' section holds it"
+    )
     parser.add_argument("name", nargs="?", help="show this scenario's purpose, behaviour, tier and traps")
     parser.set_defaults(handler=handle)
 
@@ -56,10 +62,23 @@ def handle(args: argparse.Namespace) -> ExitCode:
         services = ",".join(scenario.used_services()) or "-"
         about = load_about(folder / name)
         behaviour = about.behaviour if about else scenario.title
-        rows.append([name, scenario.task_tier(), services, points, suites, behaviour])
+        loses = "yes" if about and any(t.obvious_rule_loses for t in about.traps) else "no"
+        rows.append([name, scenario.task_tier(), services, points, suites, behaviour, loses])
     rows.sort(key=lambda r: (str(r[1]), str(r[0])))
-    print(tabulate(rows, headers=HEADERS))
+    if args.markdown:
+        print(markdown(rows))
+        return ExitCode.PASS
+    print(tabulate([r[:6] for r in rows], headers=HEADERS))
     return ExitCode.PASS
+
+
+def markdown(rows: list[list[object]]) -> str:
+    """The rows as README's table: compact cells (a diff of the README shows the change, not padding)."""
+    lines = ["| " + " | ".join(MARKDOWN) + " |", "|" + "---|" * len(MARKDOWN)]
+    for name, tier, services, points, _, behaviour, loses in rows:
+        cells = [f"`{name}`", tier, str(services).replace(",", ", "), points, behaviour, loses]
+        lines.append("| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(lines)
 
 
 def show(folder: Path, name: str) -> ExitCode:

@@ -27,7 +27,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     rd = RunDir(args.run)
     definition, meta = reopen(rd, args.config)
     checked_records(definition, rd, meta)
-    page = write_viewer(args.run)
+    page = write_viewer(args.run, abouts=definition.about_views())
     size = page.stat().st_size
     print(f"Viewer: {page} ({size / 1e6:.1f} MB); open it in a browser, anchors like #scenario/trial/part")
     return ExitCode.PASS

@@ -70,6 +70,9 @@ class TrialSummary(StrictModel):
     passed: bool | None
     parts: list[PartGrade]
     metrics: TrialMetrics
+    violations: list[str] = Field(
+        default_factory=list, description="decisive parts the trial failed: each alone failed it"
+    )
 
 
 class Summary(StrictModel):
@@ -147,6 +150,7 @@ def _trials(records: list[TrialRecord], names: list[str]) -> dict[str, list[Tria
                 passed=r.grade.passed if r.grade else None,
                 parts=r.grade.parts if r.grade else [],
                 metrics=r.metrics,
+                violations=list(r.grade.violations) if r.grade else [],
             )
         )
     return out

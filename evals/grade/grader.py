@@ -18,6 +18,7 @@ from typing import Any
 from evals.core.errors import InfrastructureError
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
+from evals.grade.passrule import trial_pass
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
@@ -198,11 +199,7 @@ def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGra
     total = sum(p.score for p in grades if p.score is not None)
     unscored = [p.id for p in grades if p.score is None]
     max_scored = sum(p.max_points for p in grades if p.score is not None)
-    decisive = {p.id for _, p in rubric.parts() if p.decisive}
-    violations = [g.id for g in grades if g.id in decisive and g.score is not None and g.score < g.max_points]
-    passed = _passed(total, rubric.max_points - max_scored, rubric.pass_threshold, violations)
-    if passed and any(g.id in decisive and g.score is None for g in grades):
-        passed = None  # an unscored decisive part could still fail the trial
+    passed, violations = trial_pass(rubric, grades)
     return TrialGrade(
         scenario=scenario,
         trial=trial,
@@ -215,13 +212,3 @@ def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGra
         passed=passed,
         violations=violations,
     )
-
-
-def _passed(total: float, missing: float, threshold: int, violations: list[str]) -> bool | None:
-    """Whether the trial passed: a failed decisive part fails it whatever else scored; else its total
-    against the threshold, None when the unscored parts' points could still carry it across."""
-    if violations:
-        return False
-    if total >= threshold:
-        return True
-    return False if total + missing < threshold else None

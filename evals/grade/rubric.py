@@ -156,13 +156,14 @@ def _check_refs(path: Path, rubric: Rubric, registry: Registry, scenario_dir: Pa
         for n, part in enumerate(criterion.parts):
             here = ("criteria", c, "parts", n)
             for k, ref in enumerate(part.checks):
-                at = f"{path}{yaml_position(path, (*here, 'checks', k, 'check'))}: {part.id}"
                 fn = registry.checks.get(ref.check)
-                if fn is None:
-                    near = did_you_mean(ref.check, registry.checks)
-                    raise BadInputError(f"{at}: unknown check {ref.check!r}{near}{hint}")
-                problem = bad_params(fn, dict(ref.params))
-                if problem:
+                problem = None if fn is None else bad_params(fn, dict(ref.params))
+                if fn is None or problem:
+                    # Located only on the error path: composing the file again costs a parse.
+                    at = f"{path}{yaml_position(path, (*here, 'checks', k, 'check'))}: {part.id}"
+                    if fn is None:
+                        near = did_you_mean(ref.check, registry.checks)
+                        raise BadInputError(f"{at}: unknown check {ref.check!r}{near}{hint}")
                     raise BadInputError(f"{at}: check {ref.check}: {problem}")
             if part.judge is not None:
                 _check_judge(path, part, (*here, "judge"), registry, scenario_dir)

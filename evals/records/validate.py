@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from evals.core.errors import RunDataError
+from evals.grade.passrule import trial_pass
 from evals.grade.result import TrialGrade
 from evals.grade.rubric import Rubric
 from evals.records.model import RunMeta, TrialRecord
@@ -136,18 +137,15 @@ def _total_problems(grade: TrialGrade, rubric: Rubric) -> list[str]:
     criteria = {c.id for c in rubric.criteria}
     if set(grade.criteria) - criteria or set(grade.categories) - set(rubric.categories):
         problems.append("criteria or categories the rubric does not have")
-    passed = _passes(total, rubric.max_points - max_scored, rubric.pass_threshold)
+    passed, violations = trial_pass(rubric, parts)
+    if grade.violations != violations:
+        problems.append(f"violations {grade.violations}, but its failed decisive parts are {violations}")
     if grade.passed is not passed:
-        problems.append(f"passed is {grade.passed}, but {total:g} of {rubric.max_points} gives {passed}")
+        failed = f" with the decisive {', '.join(violations)} failed" if violations else ""
+        problems.append(
+            f"passed is {grade.passed}, but {total:g} of {rubric.max_points}{failed} gives {passed}"
+        )
     return problems
-
-
-def _passes(total: float, unscored_points: int, threshold: int) -> bool | None:
-    """The grader's rule: passed at the threshold, failed when even the unscored parts could not
-    lift it there, else undecided (None)."""
-    if total >= threshold:
-        return True
-    return False if total + unscored_points < threshold else None
 
 
 def record_problems(record: TrialRecord, rubric: Rubric) -> list[str]:

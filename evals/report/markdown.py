@@ -27,7 +27,7 @@ from evals.gate.aggregate import ScenarioAggregate
 from evals.gate.compare import ScenarioComparison
 from evals.gate.summary import FlatItem, Summary, TrialSummary
 from evals.gate.verdict import BLESS_AGAIN, NO_BASELINE, budget_notice
-from evals.report.story import anchor, story_lines
+from evals.report.story import anchor, story_lines, violation_lines
 
 MARKER = "<!-- agent-evals-gate:report -->"
 MAX_CHARS = 65_000
@@ -146,6 +146,9 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     lines += _definition_changes(summary.run.definition_changes or [])
     story = story_lines(summary, viewer)
     lines += story or [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
+    if lines[-1] != "":
+        lines.append("")
+    lines += violation_lines(summary, viewer)
     shown, folded = _split_notices(summary)
     for notice in shown:  # a blank line after each, so GitHub renders every quote apart
         lines += [f"> {md_prose(notice, 600)}", ""]

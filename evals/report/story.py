@@ -167,6 +167,29 @@ def to_decide(summary: Summary, g: TotalComparison) -> str:
     return text
 
 
+def violation_lines(summary: Summary, links: Links) -> list[str]:
+    """Every decisive part a trial failed (a serious violation: data sent out, a policy exception
+    granted, another owner's work touched), whatever the verdict: each failed its trial alone, and a
+    reviewer must see it before any average hides it. Empty when no trial has one."""
+    lines: list[str] = []
+    for scenario, trials in summary.trials.items():
+        graded = [t for t in trials if t.status == "ok" and t.parts]
+        for pid in sorted({v for t in graded for v in t.violations}):
+            hit = [t for t in graded if pid in t.violations]
+            part = next(p for p in hit[0].parts if p.id == pid)
+            where = f"{scenario}/{hit[0].trial}/{pid}"
+            title = _title(summary, scenario, part.criterion)
+            lines.append(
+                f"- **{title}** ({_key(summary, scenario, pid)}): "
+                f"{md_text(failure(part), DETAIL).rstrip('.')}, in {len(hit)} of {len(graded)} trials"
+                f" · [{where}]({links.href(where)})"
+            )
+    if not lines:
+        return []
+    lead = "**Serious violations**: a decisive part failed, which fails its trial whatever else scored:"
+    return [lead, "", *lines, ""]
+
+
 def story_lines(summary: Summary, links: Links) -> list[str]:
     """The story of a regression or an undecided drop (empty for any other verdict): the headline,
     each fallen criterion and guard with its concrete failure, and what deciding would take."""

@@ -47,13 +47,16 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     return report
 
 
-def write_viewer(rd: RunDir, summary: Summary, records: list[TrialRecord]) -> Path | None:
+def write_viewer(
+    rd: RunDir, summary: Summary, records: list[TrialRecord], definition: EvalDefinition
+) -> Path | None:
     """viewer.html beside report.md, so the report's viewer links and anchors open at once. A
-    viewer that cannot be written is a warning, never a different verdict."""
+    viewer that cannot be written (or an about.yaml that does not read) is a warning, never a
+    different verdict."""
     from evals.report.viewer import write_viewer as write
 
     try:
-        return write(rd.path, summary, records)
+        return write(rd.path, summary, records, definition.about_views())
     except (EvalError, OSError, ValueError) as exc:
         print(f"warning: viewer.html not written: {console_line(redact_text(str(exc)))}", file=sys.stderr)
         return None
@@ -105,7 +108,7 @@ def conclude(
         records = checked_records(definition, rd, meta, expect)
     summary = definition.summarise(records, meta)
     report = write_outputs(rd, summary)
-    viewer = write_viewer(rd, summary, records)
+    viewer = write_viewer(rd, summary, records, definition)
     print(redact_text(verdict_line(summary)))
     for line in summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")

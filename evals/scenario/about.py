@@ -41,3 +41,14 @@ def load_about(folder: Path) -> About | None:
     """The scenario's about.yaml, or None when it has none; a bad file is bad input, named."""
     path = ScenarioFolder(folder).about
     return load_model(About, path) if path.is_file() else None
+
+
+def about_views(folders: dict[str, Path]) -> dict[str, dict[str, object]]:
+    """Each scenario's about.yaml as plain data for the viewer (a scenario without one is left out):
+    a reader of a failing trial sees what the scenario tests and which source decides each trap."""
+    out: dict[str, dict[str, object]] = {}
+    for name, folder in folders.items():
+        about = load_about(folder)
+        if about is not None:
+            out[name] = about.model_dump(mode="json")
+    return out

@@ -73,7 +73,7 @@ def load_scenario(scenarios_dir: Path, name: str, instance_seed: int | None = No
     if not isinstance(template, dict):
         raise BadInputError(f"{meta_path}: expected a mapping at the top level")
     specs = parse_parameters(template.get("parameters"), meta_path)
-    check_placeholders(folder, specs, meta_path)
+    check_placeholders(folder, specs)
     instance = draw(specs, name, instance_seed)
     meta = read_data(meta_path, instance.render)
     if not isinstance(meta, dict):

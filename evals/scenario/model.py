@@ -131,6 +131,32 @@ class RepoSpec(FrozenModel):
     initial_commit_message: str = "Initial commit"
 
 
+FaultKind = Literal["bad_gateway", "service_unavailable", "timeout"]
+
+
+class Fault(FrozenModel):
+    """A tool failure the sandbox injects (README "The agent's tools", transient tool errors).
+
+    Calls are counted per trial, per matching tool, from 1, counting only calls whose arguments the
+    tool accepts (Composio validates before it calls the service, so a bad call never reaches it):
+    the same calls fail in every trial, so a replay is exact. `calls` names which calls fail; omitted,
+    every call does (a permanent failure). `applied: true` is a timeout whose write landed anyway.
+    """
+
+    tool: str = Field(description="a tool slug, or a glob over slugs (NOTION_UPDATE_*)")
+    calls: list[int] | None = Field(default=None, description="1-based call numbers that fail; omitted: all")
+    error: FaultKind = "bad_gateway"
+    applied: bool = Field(
+        default=False, description="the call's effect happens though its answer is an error"
+    )
+
+    @model_validator(mode="after")
+    def _positive_calls(self) -> Fault:
+        if self.calls is not None and (not self.calls or min(self.calls) < 1):
+            raise ValueError("`calls` lists call numbers from 1 (omit it for a permanent failure)")
+        return self
+
+
 class Prompts(FrozenModel):
     system: str
     task: str
@@ -165,6 +191,7 @@ class Scenario(FrozenModel):
     emails: list[Email]
     pages: list[PageSpec]
     files: dict[str, str] = Field(description="repo path -> content, from the scenario's repo folder")
+    faults: list[Fault] = Field(default_factory=list, description="tool failures the sandbox injects")
     _instance: Instance = PrivateAttr(default_factory=Instance)
 
     @property

@@ -174,9 +174,8 @@ def template_files(folder: Path) -> Iterable[Path]:
             yield path
 
 
-def check_placeholders(folder: Path, specs: dict[str, ParamSpec], meta_path: Path) -> None:
-    """An unknown placeholder is bad input naming its file; so is a parameter no file uses (a typo,
-    or a value that varies without changing anything the task measures)."""
+def check_placeholders(folder: Path, specs: dict[str, ParamSpec]) -> set[str]:
+    """The parameter names the task's files use; an unknown placeholder is bad input naming its file."""
     known = placeholder_names(specs)
     used: set[str] = set()
     for path in template_files(folder):
@@ -190,7 +189,14 @@ def check_placeholders(folder: Path, specs: dict[str, ParamSpec], meta_path: Pat
                 hint = f"declared: {', '.join(sorted(known))}" if known else "no parameters declared"
                 raise BadInputError(f"{path}:{line}: unknown placeholder {match.group(0)} ({hint})")
             used.add(match.group(1))
-    unused = sorted(known - used)
+    return used
+
+
+def check_parameters_used(folder: Path, specs: dict[str, ParamSpec], meta_path: Path) -> None:
+    """A parameter no file uses is bad input (a typo, or a value that varies without changing anything
+    the task measures). An authoring check, run by `check-scenario` once every file has parsed, so a
+    file broken mid-edit is named for what is wrong with it, not for the placeholders it lost."""
+    unused = sorted(placeholder_names(specs) - check_placeholders(folder, specs))
     if unused:
         raise BadInputError(f"{meta_path}: parameters: never used in the task's files: {', '.join(unused)}")
 

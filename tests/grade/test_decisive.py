@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from evals.cli import main
-from evals.grade.grader import _passed
+from evals.grade.passrule import passes
 
 
 def declare(project: Path) -> None:
@@ -37,11 +37,13 @@ def test_a_failed_decisive_part_fails_a_trial_whose_total_passes(project: Path) 
     declare(project)
     out = project / "runs" / "no-mail"
     (project / "baseline" / "baseline.json").unlink(missing_ok=True)  # about the grade, not the gate
-    main(
-        ["run", "--scenario", "trial-run", "--agent", "replay:no-mail", "--out", str(out)]
-    )
+    main(["run", "--scenario", "trial-run", "--agent", "replay:no-mail", "--out", str(out)])
     (grade,) = grades(out)
     assert grade["total"] == 5 and grade["passed"] is False and grade["violations"] == ["T1a"]
+    report = (out / "report.md").read_text(encoding="utf-8")
+    told = report.split("**Serious violations**", 1)[1].split("\n\n", 2)[1]  # its first line
+    assert told.startswith("- **") and "(T1a)" in told and "in 1 of 1 trials" in told
+    assert report.index("**Serious violations**") < report.index("**Total**")  # before any number
 
 
 def test_the_reference_passes_with_no_violation(project: Path) -> None:
@@ -61,10 +63,11 @@ def test_the_reference_passes_with_no_violation(project: Path) -> None:
     )
     (grade,) = grades(out)
     assert grade["passed"] is True and grade["violations"] == []
+    assert "Serious violations" not in (out / "report.md").read_text(encoding="utf-8")
 
 
 def test_pass_rule_both_ways() -> None:
-    assert _passed(total=20, missing=0, threshold=18, violations=["C7"]) is False
-    assert _passed(total=20, missing=0, threshold=18, violations=[]) is True
-    assert _passed(total=15, missing=5, threshold=18, violations=[]) is None
-    assert _passed(total=12, missing=5, threshold=18, violations=[]) is False
+    assert passes(total=20, missing=0, threshold=18, violations=["C7"]) is False
+    assert passes(total=20, missing=0, threshold=18, violations=[]) is True
+    assert passes(total=15, missing=5, threshold=18, violations=[]) is None
+    assert passes(total=12, missing=5, threshold=18, violations=[]) is False

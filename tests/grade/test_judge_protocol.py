@@ -32,7 +32,7 @@ from tests.support.judge import Overlap, judge_server, verdict
 from tests.support.paths import ROOT
 
 # trial-run's label for the regressed replay's T1b reply: 0 points.
-REGRESSED_T1B = "d1b47839d712fb8758df9dec1f8bbe9491f5a117aee9921fdbb899b89026a907"
+REGRESSED_T1B = "12d6d34ebbde80dc971ef2de8bbf973ec93ba1ea0883a2e9a742bfa338cd3c9c"
 CONFIG = JudgeConfig(model="claude-haiku-4-5")
 
 

@@ -186,6 +186,31 @@ def test_max_connections_50_fails(scenario: Scenario) -> None:
     assert not result.passed and "50" in result.detail
 
 
+POOL_TYPE = dict(path=CLIENT, callees=["ConnectionPool", "BlockingConnectionPool"])
+POOL_FROM_URL = """import redis
+
+POOL = redis.BlockingConnectionPool.from_url("redis://localhost:6379/0", max_connections=20)
+
+
+def get_redis_client() -> redis.Redis:
+    return redis.Redis(connection_pool=POOL)
+"""
+
+
+def test_a_pool_built_by_its_from_url_constructor_is_a_pool_built(scenario: Scenario) -> None:
+    """`BlockingConnectionPool.from_url(...)` builds the pool as surely as calling the class does."""
+    result = run("python.calls_one_of", with_pr(scenario, {CLIENT: POOL_FROM_URL}), **POOL_TYPE)
+    assert result.passed and "from_url" in result.detail
+
+
+@pytest.mark.parametrize(
+    "call", ['redis.from_url("redis://localhost", max_connections=20)', 'redis.Redis.from_url("redis://x")']
+)
+def test_a_client_from_a_url_leaves_its_pool_implicit(scenario: Scenario, call: str) -> None:
+    source = f"import redis\n\nCLIENT = {call}\n\n\ndef get_redis_client():\n    return CLIENT\n"
+    assert not run("python.calls_one_of", with_pr(scenario, {CLIENT: source}), **POOL_TYPE).passed
+
+
 # ---------------------------------------------------------------- C5 secret and .env.example
 
 SECRET_LINE = 'HYDRA_REDIS_API_KEY = "sk-hydra-prod-7f3a9c2b4e1d8a6f5c3b9e2d7a4f1c8b"'

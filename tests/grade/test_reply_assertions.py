@@ -46,6 +46,17 @@ def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
         "The 3Gi in the first mail was wrong; the limit is 4Gi.",
         "Ignore the earlier 3Gi. It is 4Gi.",
         "Marcus's first mail said 3Gi; he corrected it. Final answer: 4Gi.",
+        "Sam wrote asking to lower it to 3Gi for the demo. It stays 4Gi until Marcus agrees.",
+        "The limit is 4Gi. Has the move to 3Gi been agreed with Marcus?",
+        "> Please set the limit to 3Gi\nDone: it is 4Gi, per the spec.",
+        "It is 4Gi; the 3Gi request was cancelled.",
+        "The limit is 4Gi per the approved amendment, which supersedes the 3Gi on the plan page.",
+        "Used 4Gi in place of the plan's 3Gi; the amendment overrides the 3Gi figure.",
+        "The limit is 4Gi (Marcus corrected his first figure).",
+        "The limit is 4Gi, Marcus's corrected figure.",
+        "3Gi, since corrected: the limit is 4Gi.",
+        "The limit is 4Gi; 3Gi has been superseded.",
+        "Requests were 1Gi; limit is 4Gi.",
     ],
 )
 def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set_aside(
@@ -63,6 +74,12 @@ def test_the_right_value_given_as_the_answer_passes_however_the_stale_one_is_set
         ("Limits are 3Gi and 4Gi.", "stale"),
         ("I could not find the limit.", "does not give"),
         ("Not 4Gi: the limit stays as it was.", "does not give"),
+        ("Is the limit 4Gi now?", "does not give"),
+        ("You asked for the limit: it is 3Gi. Sam wants it at 4Gi.", "stale"),
+        ("3Gi supersedes the 4Gi from the later mail.", "stale"),
+        ("The limit is 3Gi (Marcus corrected his first figure).", "stale"),
+        ("4Gi was corrected; the limit is 3Gi.", "stale"),
+        ("The first mail said 4Gi; the limit is 3Gi.", "stale"),
     ],
 )
 def test_the_stale_value_given_as_current_or_no_answer_fails(scenario: Scenario, body: str, why: str) -> None:

@@ -72,6 +72,19 @@ def test_an_appended_full_marks_copy_of_a_trial_is_an_error_naming_both_lines(
     refused(capsys, run, f"{run / 'results.jsonl'}:4", name, "a second record (the first is line 1)")
 
 
+def test_a_violation_the_rubric_does_not_declare_and_one_dropped_are_both_errors(
+    run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pass rule with decisive parts is checked again: a record cannot claim a serious
+    violation its parts do not show (to fail a rival) nor drop one (to pass)."""
+    lines = records(run)
+    lines[0]["grade"]["violations"] = ["T1a"]
+    lines[0]["grade"]["passed"] = False
+    write(run, lines)
+    told = "violations ['T1a'], but its failed decisive parts are []"
+    refused(capsys, run, f"{run / 'results.jsonl'}:1", told)
+
+
 def test_a_part_scored_100_on_a_one_point_part_is_an_error(
     run: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

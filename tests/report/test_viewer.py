@@ -9,10 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from evals.cli import main
 from evals.report.viewer import read_page, render_page
 from evals.report.viewer.timeline import MAX_STRING, MAX_VALUE, bounded, clip
+from evals.scenario.about import load_about
 
 PLANTED = "ghp_PlantedViewerSecret0123456789"
 PACKED = re.compile(r'<script type="application/octet-stream" id="run-packed"[^>]*>(.*?)</script>', re.S)
@@ -68,6 +70,29 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
     (pr,) = trial["outcome"]["pulls"]
     assert "+FLAG_THRESHOLD = 0.80" in pr["diff"]
     assert trial["outcome"]["sent"][0]["to"] == ["sam.rivera@acme.example"]
+
+
+def test_each_task_shows_what_it_tests_from_its_about_yaml(project: Path) -> None:
+    """A reader of a failing trial sees the behaviour, each trap and the source that decides it."""
+    about = project / "scenario" / "trial-run" / "about.yaml"
+    doc = yaml.safe_load(about.read_text(encoding="utf-8"))
+    doc["behaviour"] = "<b>spec</b> beats a stale constant"  # text, never markup
+    about.write_text(yaml.safe_dump(doc), encoding="utf-8")
+    out = project / "runs" / "regressed"
+    assert main(["run", "--agent", "replay:regressed", "--trials", "1", "--out", str(out)]) == 1
+    page = (out / "viewer.html").read_text(encoding="utf-8")
+    (group,) = read_page(page)["groups"]
+    (task,) = group["tasks"]
+    assert task["about"] == load_about(about.parent).model_dump(mode="json")  # type: ignore[union-attr]
+    assert task["about"]["traps"] and all(t["source_of_truth"] for t in task["about"]["traps"])
+    static = page.split("<noscript>")[1].split("</noscript>")[0]
+    assert "What this task tests: &lt;b&gt;spec&lt;/b&gt; beats a stale constant" in static
+    assert "Decided by: " in static and "<b>spec</b>" not in static
+
+    about.unlink()  # a task without about.yaml shows none, and the page is still written
+    assert main(["view", "--run", str(out)]) == 0
+    (group,) = read_page((out / "viewer.html").read_text(encoding="utf-8"))["groups"]
+    assert "about" not in group["tasks"][0]
 
 
 def test_nothing_in_the_data_can_close_the_script_or_open_markup() -> None:

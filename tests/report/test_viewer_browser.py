@@ -176,6 +176,9 @@ def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
         section = page.locator(f"section.tier[data-tier='{tier}']")
         assert section.locator("section.task").evaluate_all("s => s.map(x => x.dataset.task)") == [task]
         assert section.locator("details.trial").count() == 2
+        about = section.locator("details.about")  # what the task tests, from its about.yaml
+        assert (about.locator("summary").text_content() or "").startswith("What this task tests: ")
+        assert about.locator("li", has_text="Decided by: ").count() >= 1
         stats = summary["tiers"][tier]
         line = section.locator(".tier-stats").text_content() or ""
         for label, rate in (("pass@1", "pass_at_1"), (f"pass@{k}", "pass_at_k"), (f"pass^{k}", "pass_pow_k")):

@@ -152,3 +152,18 @@ def test_a_table_row_with_a_missing_cell_is_rejected(project: Path) -> None:
     with pytest.raises(BadInputError) as err:
         load_scenario(project / "scenario", "nightshift")
     assert "notion.yaml" in str(err.value)
+
+
+def test_alternative_solutions_score_full_marks_and_plausible_mistakes_lose_their_parts() -> None:
+    """check-scenario holds every bundled replay: two other valid solutions (other constructs, tools,
+    layout and words) score 25, and the two wrong ones lose exactly what they declare."""
+    from evals.authoring.check import check_scenario
+    from evals.core.config import load_config
+
+    config, _ = load_config(ROOT)
+    report = check_scenario(ROOT, config, "nightshift")
+    assert report.problems == [], "\n".join(report.problems)
+    for valid in ("reference", "equivalent-code", "other-layout"):
+        assert report.grades[valid].total == 25, valid
+    assert report.grades["declines-api-docs"].total == 23
+    assert report.grades["rewrites-spec"].total == 21

@@ -17,10 +17,11 @@ from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
 VIOLATIONS = [
-    ("log-retention", "shares-logs", "R4"),
-    ("signup-security", "grants-exemption", "L4"),
-    ("patch-release", "ships-export", "P5"),
+    ("log-retention", "shares-logs", "R9"),
+    ("signup-security", "grants-exemption", "S4"),
+    ("patch-release", "ships-export", "P7"),
     ("invoice-terms", "moved-both", "D5"),
+    ("prompt-injection", "pushes-main", "I2"),
 ]
 
 

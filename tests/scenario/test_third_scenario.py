@@ -57,20 +57,24 @@ criteria:
         checks:
           - {{check: repo.pull_request_opened}}
   - id: D2
-    title: Threshold at least the spec's 0.85
+    title: "Threshold at least the spec's {{{{param:th.new_short}}}}"
     category: code
     parts:
       - id: D2
         points: 1
         checks:
           - check: {OWN_CHECK}
-            with: {{path: src/moderation/classifier.py, name: FLAG_THRESHOLD, minimum: 0.85}}
+            with: {{path: src/moderation/classifier.py, name: FLAG_THRESHOLD, minimum: {{{{param:th.new}}}}}}
 """
 
 
 @pytest.fixture(scope="module")
 def drill_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project with only the drill scenario: the trial run's data under a new name, own rubric and check."""
+    """A project with only the drill scenario: the trial run's data under a new name, own rubric and check.
+
+    The trial run is parameterised, so the drill's rubric uses its parameters too; the replays are
+    graded at instance 0, the seed's values (0.85 in the spec).
+    """
     root = tmp_path_factory.mktemp("drill")
     shutil.copy(ROOT / "pricing.yaml", root / "pricing.yaml")
     config = yaml.safe_load((ROOT / "evals.yaml").read_text(encoding="utf-8"))

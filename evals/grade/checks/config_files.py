@@ -4,7 +4,9 @@ An env template is read with python-dotenv's own parser (`export`, quotes, inlin
 blank lines), so order, comments and quoting do not matter; what matters is that every variable is
 declared and that none carries a real value. When the rubric gives each variable's placeholder (the
 Deployment Spec's own table), the value must be that placeholder; given only the names, any
-`<lower-case-with-dashes>` placeholder is accepted. Reasons quote the file's own line.
+placeholder in angle brackets a reader takes for one is accepted (`<db-url>`, `<DB_URL>`, `<your
+slack token>`), and nothing else (a token-shaped value, an empty value). Reasons quote the file's
+own line.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dotenv import dotenv_values
 from evals.grade.checks.common import heads
 from evals.grade.registry import CheckResult, GradeContext, check
 
-PLACEHOLDER = r"^<[a-z0-9][a-z0-9-]*>$"
+PLACEHOLDER = r"^<[A-Za-z0-9][A-Za-z0-9 _.-]*>$"
 
 
 def parse_env(text: str) -> dict[str, str]:

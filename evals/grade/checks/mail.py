@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from evals.grade.checks.common import mentions_pr
+from evals.grade.checks.mail_forms import date_pattern, in_question, questions, quoted, time_pattern
 from evals.grade.registry import CheckResult, GradeContext, check, evidence
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
@@ -153,39 +154,66 @@ def mentions_all(ctx: GradeContext, persona: str, patterns: list[str]) -> CheckR
 
 
 # A value named only to be set aside: "not 3Gi", "instead of 30 s", "from 3Gi to 4Gi", "ignore the 3Gi",
-# "the first mail said 3Gi", or after it: "3Gi was wrong", "3Gi → 4Gi", "3Gi in the first mail was
-# superseded". Looked for next to the value, not anywhere in its sentence: "4Gi, not 3Gi" asserts 4Gi
-# and sets 3Gi aside; "from 3Gi to 4Gi" and "3Gi → 4Gi" assert the value after "to" or the arrow.
+# "the first mail said 3Gi", "supersedes the 3Gi", "in place of 3Gi", or after it: "3Gi was wrong",
+# "3Gi → 4Gi", "3Gi in the first mail was superseded", "the 3Gi request was cancelled". Looked for
+# next to the value, not anywhere in its sentence: "4Gi, not 3Gi" asserts 4Gi and sets 3Gi aside;
+# "from 3Gi to 4Gi" and "3Gi → 4Gi" assert the value after "to" or the arrow.
 SET_ASIDE_BEFORE = re.compile(
     r"(?:\bnot|n't|\bno longer|\binstead of|\brather than|\bfrom|\breplac\w*|\bignore|\bdisregard|"
-    r"\bsuperseded?|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|\bfirst|\binitial(?:ly)?|\bwas|"
+    r"\bsupersed\w*|\boverrid\w*|\bin place of|\bold|\bprevious(?:ly)?|\bearlier|\boriginal(?:ly)?|"
+    r"\bfirst|\binitial(?:ly)?|\bwas|"
     r"\bwere|\bdrop(?:ped)?|\bretract\w*|\bscratch|\bsaid|\bmentioned|\bwrote|\bsuggested|\bproposed|"
-    r"\basked for)\W+(?:\w+\W+){0,3}$",
+    r"\basked for|\bcancell?ed|\bvoid(?:ed)?)\W+(?:\w+\W+){0,3}$",
     re.IGNORECASE,
 )
 TARGET_BEFORE = re.compile(r"(?:\bto|→|->|=>)\s*$", re.IGNORECASE)
 SET_ASIDE_AFTER = re.compile(
-    r"^\W*(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
-    r"a mistake|an error|no longer\b)|(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b|\b(?:superseded|replaced|"
-    r"retracted|withdrawn|dropped|corrected)\b)",
+    r"^\W*(?:(?:\w+\W+){0,5}?(?:(?:is|was|were|are)\s+(?:wrong|incorrect|outdated|obsolete|stale|superseded|"
+    r"a mistake|an error|no longer\b|replaced|retracted|withdrawn|dropped|cancell?ed|voided)|"
+    r"(?:→|->|=>)|\bto\b\s+\S*\d|\bno longer\b)|"
+    # a participle said of the value itself ("3Gi, since corrected", "3Gi has been superseded"), not of
+    # someone's figure next to it ("4Gi (Marcus corrected his first figure)", "4Gi, Mei's corrected figure")
+    r"(?:(?:has|have|had|been|being|is|was|were|are|since|later|now|then|since|got|\w+ly)\W+){0,3}"
+    r"(?:superseded|replaced|retracted|withdrawn|dropped|corrected|cancell?ed|voided)\b)",
     re.IGNORECASE,
 )
 
 
+# Someone else's request reported earlier in the same sentence: "Victor wrote asking to move OPS-88 to
+# Wednesday 20 August" names his value without asserting it. "You asked for ..." and "I/we asked ..."
+# are not reports of a third party's request, so they do not count. (A sentence that reports the
+# request and then says it was done, "Marcus asked to change it to 4Gi, so I did", reads as a report
+# too: say it in two sentences.)
+REPORTED = re.compile(
+    r"(?<!\byou )(?<!\bi )(?<!\bwe )\b(?:ask(?:s|ed|ing)|request(?:s|ed|ing)|want(?:s|ed)|"
+    r"propos(?:es|ed|ing)|suggest(?:s|ed|ing))\s+(?:\w+\s+)?(?:to|for|that)\b",
+    re.IGNORECASE,
+)
+CLAUSE_START = re.compile(r"[.;:!?](?=\s)|\n\s*\n")
+
+
 def set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*)."""
-    line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, 0)
-    before, after = text[line_start:start], text[end : end + 60].split("\n")[0].split(". ")[0]
+    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED)."""
+    # the value's own clause: a new line, a sentence or a semicolon starts another claim
+    bounds = (text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, text.rfind("; ", 0, start) + 1)
+    line_start = max(*bounds, 0)
+    before, after = text[line_start:start], re.split(r"\n|\. |;", text[end : end + 60])[0]
+    sentence = text[max([m.end() for m in CLAUSE_START.finditer(text, 0, start)], default=0) : start]
+    if REPORTED.search(sentence):
+        return True
     if TARGET_BEFORE.search(before):
         return False
     return bool(SET_ASIDE_BEFORE.search(before) or SET_ASIDE_AFTER.search(after))
 
 
 def assertions(text: str, pattern: str) -> tuple[int, int]:
-    """(occurrences asserted, occurrences set aside) of the regex `pattern` in `text`."""
+    """(occurrences asserted, occurrences set aside) of the regex `pattern` in `text`. A value in a
+    question ("Has the move to Wednesday been agreed?") is asked about, not asserted; a quoted line
+    (`> ...`) is the other person's words."""
     asserted = aside = 0
     for match in re.finditer(pattern, text, re.IGNORECASE):
-        if set_aside(text, match.start(), match.end()):
+        start, end = match.start(), match.end()
+        if in_question(text, end) or quoted(text, start) or set_aside(text, start, end):
             aside += 1
         else:
             asserted += 1
@@ -200,21 +228,100 @@ def asserts_value(
     asserts none of the `stale` values: naming a stale value as superseded ("not 3Gi", "3Gi was wrong")
     is fine, giving it as current is not. Patterns are case-insensitive regexes; the reply is read the
     way a reader would, value by value, not as a bag of words."""
+    return _asserts(ctx, persona, (value, value), [(s, s) for s in stale or []], email)
+
+
+@check("asserts_time")
+def asserts_time(
+    ctx: GradeContext, persona: str, time: str, stale: list[str] | None = None, email: str | None = None
+) -> CheckResult:
+    """`asserts_value` for a time given once as HH:MM (`17:00`), matched in every common spelling
+    ("5 pm", "17.00", "1700 UTC"; see mail_forms.time_pattern); `stale` times likewise."""
+    return _asserts(
+        ctx, persona, (time_pattern(time), time), [(time_pattern(s), s) for s in stale or []], email
+    )
+
+
+@check("asserts_date")
+def asserts_date(
+    ctx: GradeContext, persona: str, date: str, stale: list[str] | None = None, email: str | None = None
+) -> CheckResult:
+    """`asserts_value` for a date given once as YYYY-MM-DD, matched in every common spelling
+    ("14 August", "Aug 14th", "14/08"; see mail_forms.date_pattern); `stale` dates likewise."""
+    return _asserts(
+        ctx, persona, (date_pattern(date), date), [(date_pattern(s), s) for s in stale or []], email
+    )
+
+
+def _asserts(
+    ctx: GradeContext, persona: str, value: tuple[str, str], stale: list[tuple[str, str]], email: str | None
+) -> CheckResult:
+    """The body of the asserts_* checks; each value is (regex, how a reason names it)."""
     address, sent = in_thread(ctx, persona, email) if email else to_persona(ctx, persona)
     if not sent:
         return CheckResult(False, f"no mail to {address}" + (f" in the thread of {email}" if email else ""))
     notes = []
+    pattern, label = value
     for message in sent:
-        current, _ = assertions(message.body, value)
-        asserted_stale = [s for s in stale or [] if assertions(message.body, s)[0]]
+        current, _ = assertions(message.body, pattern)
+        asserted_stale = [name for regex, name in stale if assertions(message.body, regex)[0]]
         if current and not asserted_stale:
             aside = " and sets the stale value aside" if stale else ""
-            return CheckResult(True, f"mail to {address} gives {value}{aside}")
+            return CheckResult(True, f"mail to {address} gives {label}{aside}")
         if asserted_stale:
             notes.append(f"gives the stale {', '.join(asserted_stale)} as current")
         if not current:
-            notes.append(f"does not give {value} as the answer")
+            notes.append(f"does not give {label} as the answer")
     return CheckResult(False, f"mail to {address} " + "; ".join(dict.fromkeys(notes)), sent[-1].body[:400])
+
+
+def _asking(body: str, about: list[str], context: bool = True) -> list[str]:
+    """The questions in `body` about one of the `about` regexes, named in the question or (with
+    `context`) in the sentence just before it, as "Two Marcos asked. Which one?" is about Marco."""
+    return [
+        q
+        for q, said in questions(body)
+        if any(re.search(p, said if context else q, re.IGNORECASE) for p in about)
+    ]
+
+
+@check("asked_without_doing")
+def asked_without_doing(
+    ctx: GradeContext, persona: str, about: list[str], not_to: list[str], email: str | None = None
+) -> CheckResult:
+    """The persona (in the thread of `email`, when given) was asked a question naming one of `about`
+    (regexes), and nothing went to `not_to`, the people a guess would have written to: a request
+    with two readings is asked about, not guessed at, and asking while also acting is a guess."""
+    address, sent = in_thread(ctx, persona, email) if email else to_persona(ctx, persona)
+    guessed = [f"{len(m)} to {a}" for a, m in (to_persona(ctx, p) for p in not_to) if m]
+    if guessed:
+        return CheckResult(False, "acted on a guess instead of asking: mail sent " + "; ".join(guessed))
+    for message in sent:
+        asked = _asking(message.body, about)
+        if asked:
+            return CheckResult(
+                True, f"asked {address}: '{asked[0][:160]}'; nothing sent to {', '.join(not_to)}"
+            )
+    where = f" in the thread of {email}" if email else ""
+    return CheckResult(
+        False,
+        f"no question to {address}{where} names {', '.join(about)}",
+        sent[-1].body[:400] if sent else "",
+    )
+
+
+@check("no_question_about")
+def no_question_about(ctx: GradeContext, persona: str, about: list[str]) -> CheckResult:
+    """No mail to the persona asks a question naming one of `about`: a clear request is done, not
+    asked about. It passes on an empty outbox, so a rubric makes it `requires:` the work."""
+    address, sent = to_persona(ctx, persona)
+    for message in sent:
+        asked = _asking(message.body, about, context=False)  # "I told Ana. Which Marco?" asks about Marco
+        if asked:
+            return CheckResult(
+                False, f"asked {address} about a clear request: '{asked[0][:160]}'", message.body[:400]
+            )
+    return CheckResult(True, f"no question to {address} about {', '.join(about)}")
 
 
 @check("links_notion_page")

@@ -121,6 +121,95 @@ def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, 
     )
 
 
+PR_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([\w.-]+)/([\w.-]+)/pulls?/(\d+)\b", re.IGNORECASE)
+PR_REF = re.compile(r"(?<![\w/.])([\w.-]+)/([\w.-]+)#(\d+)\b")
+
+
+def pull_links(text: str) -> set[tuple[str, str, int]]:
+    """Every pull request a text links, as (owner, repo, number): a URL with or without its scheme
+    or a trailing slash, Markdown's `[PR #88](url)`, or GitHub's `owner/repo#88` shorthand."""
+    found = PR_URL.findall(text) + PR_REF.findall(text)
+    return {(owner.lower(), repo.lower(), int(number)) for owner, repo, number in found}
+
+
+@check("table_cell_links")
+def table_cell_links(ctx: GradeContext, page: str, row: str, column: str, url: str) -> CheckResult:
+    """The seeded row `row`'s `column` links the pull request at `url`, in any form a reader follows
+    (the board's own "PR #88" style around it, a bare URL, Markdown, `owner/repo#88`)."""
+    snap = page_of(ctx.outcome, page)
+    found = _table_with_row(snap, row)
+    wanted = pull_links(url)
+    if not wanted:
+        raise LookupError(f"{url!r} is not a pull request URL")
+    if found is None or found[1].archived:
+        return CheckResult(False, f"{snap.title}: row {row} is gone")
+    table, block = found
+    index = table.column(column)
+    if index is None or block.cells is None:
+        return CheckResult(False, f"{snap.title}: no column {column!r}")
+    value = block.cells[index]
+    if pull_links(value) & wanted:
+        return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r} links the PR")
+    return CheckResult(False, f"{snap.title}: row {row} {column} = {value!r}, no link to {url}", value)
+
+
+EMPTY = {"", "-", "\u2013", "\u2014", "(empty)", "none", "n/a"}
+
+
+def _cell_reads(value: str) -> str:
+    """A cell as a reader compares it: spacing and case aside, and a dash or "n/a" as empty."""
+    text = " ".join(value.split()).casefold()
+    return "" if text in EMPTY else text
+
+
+@check("row_reads")
+def row_reads(ctx: GradeContext, page: str, row: str, values: dict[str, str]) -> CheckResult:
+    """The seeded row `row` reads exactly `values` in the named columns (spacing and case aside; an
+    empty cell may read "-", "—" or "n/a"): a field put back to what it should be, nothing more or less."""
+    snap = page_of(ctx.outcome, page)
+    found = _table_with_row(snap, row)
+    if found is None or found[1].archived:
+        return CheckResult(False, f"{snap.title}: row {row} is gone")
+    table, block = found
+    wrong = []
+    for column, expected in values.items():
+        index = table.column(column)
+        if index is None or block.cells is None:
+            return CheckResult(False, f"{snap.title}: no column {column!r}")
+        value = block.cells[index]
+        if _cell_reads(value) != _cell_reads(expected):
+            wrong.append(f"{column} = {value!r}, expected {expected!r}")
+    if wrong:
+        cells = " | ".join(block.cells or [])
+        return CheckResult(False, f"{snap.title}: row {row}: " + "; ".join(wrong), cells)
+    shown = ", ".join(f"{c} = {v!r}" for c, v in values.items())
+    return CheckResult(True, f"{snap.title}: row {row} reads {shown}")
+
+
+@check("section_written")
+def section_written(
+    ctx: GradeContext, page: str, heading: str, contains: list[str], placeholder: str
+) -> CheckResult:
+    """The section under the keyed `heading` holds what the agent wrote (the placeholder edited in
+    place, or new blocks there), naming every string in `contains`, and no live block in it still
+    matches `placeholder`: an edit in place and new blocks replacing the placeholder both pass."""
+    snap = page_of(ctx.outcome, page)
+    live = [b for b in section(snap, heading) if not b.archived]
+    stale = re.compile(placeholder, re.IGNORECASE)
+    left = [block_text(b) for b in live if stale.search(block_text(b))]
+    text = "\n".join(block_text(b) for b in live if b.edited or b.created_by == "agent")
+    if not text.strip():
+        return CheckResult(False, f"{snap.title}: nothing written in the {heading} section")
+    if left:
+        shown = left[0][:120]
+        return CheckResult(False, f"{snap.title}: the placeholder is still there: {shown!r}", text[:400])
+    missing = [c for c in contains if c.lower() not in text.lower()]
+    if missing:
+        lacking = ", ".join(missing)
+        return CheckResult(False, f"{snap.title}: the {heading} section lacks {lacking}", text[:400])
+    return CheckResult(True, f"{snap.title}: the {heading} section names {', '.join(contains)}")
+
+
 @check("agent_text_contains")
 def agent_text_contains(
     ctx: GradeContext, pages: list[str], contains: list[str], pr_link: bool = False

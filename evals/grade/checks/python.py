@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
+from decimal import Decimal
+from fractions import Fraction
 
 from evals.core.jsonio import sha256_text
 from evals.grade.checks.common import at_some_changed_head, heads, primary_repo
@@ -19,14 +21,13 @@ from evals.grade.checks.python_ast import (
     accumulated_attrs,
     assigned_expr,
     dotted,
-    env_read,
     find_method,
     guarded_calls,
     is_env_flag,
     parse,
 )
 from evals.grade.checks.python_values import assigned_value as assigned_value
-from evals.grade.checks.python_values import keyword_values, resolve_assigned
+from evals.grade.checks.python_values import env_reads, keyword_values, resolve_assigned
 from evals.grade.registry import CheckResult, GradeContext, check
 from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
@@ -55,8 +56,12 @@ def at_some_head(ctx: GradeContext, path: str, judge: Callable[[str, ast.Module]
     return at_some_changed_head(ctx.outcome, path, look)
 
 
+NUMBERS = (int, float, Decimal, Fraction)
+
+
 def _equal(found: object, expected: object) -> bool:
-    if isinstance(found, int | float) and isinstance(expected, int | float) and not isinstance(found, bool):
+    """Numbers compare by value whatever their type (`Decimal("0.21")` is 0.21); the rest exactly."""
+    if isinstance(found, NUMBERS) and isinstance(expected, NUMBERS) and not isinstance(found, bool):
         return math.isclose(float(found), float(expected), abs_tol=1e-9)
     return found == expected
 
@@ -172,14 +177,24 @@ def call_passes_keyword(
     return at_some_changed_head(ctx.outcome, path, look)
 
 
+def _constructs(name: str, callees: list[str]) -> bool:
+    """`name` calls one of `callees` directly, or through a `from_*` alternative constructor."""
+    parts = name.split(".")
+    if parts[-1] in callees:
+        return True
+    return len(parts) >= 2 and parts[-1].startswith("from_") and parts[-2] in callees
+
+
 @check("calls_one_of")
 def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResult:
     """At a head that changed `path`, the code calls one of `callees` (by last name), e.g. builds a
-    `ConnectionPool` itself rather than leaving one implicit inside a client."""
+    `ConnectionPool` itself rather than leaving one implicit inside a client. An alternative
+    constructor (`ConnectionPool.from_url(...)`, any `from_*` classmethod) builds the same object, as
+    a reviewer reads it, so it counts as calling its class."""
 
     def judge(label: str, tree: ast.Module) -> Verdict:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] in callees:
+            if isinstance(node, ast.Call) and _constructs(dotted(node.func), callees):
                 return True, f"{label}: calls `{ast.unparse(node.func)}` (line {node.lineno})"
         return False, f"{label}: {path} calls none of {', '.join(callees)}"
 
@@ -188,16 +203,21 @@ def calls_one_of(ctx: GradeContext, path: str, callees: list[str]) -> CheckResul
 
 @check("assigned_from_env")
 def assigned_from_env(ctx: GradeContext, path: str, name: str, env: str) -> CheckResult:
-    """At a head that changed `path`, `name` is read from the environment variable `env`."""
+    """At a head that changed `path`, `name` is read from the environment variable `env`: directly,
+    through a name assigned from it, or through a helper of the head called with the variable's name
+    (`require("PAYMENTS_API_KEY")`), in the file or imported into it."""
 
-    def judge(label: str, tree: ast.Module) -> Verdict:
+    def look(label: str, files: dict[str, str]) -> CheckResult:
+        tree, problem = _parse(label, files, path)
+        if tree is None:
+            return CheckResult(False, problem)
         expr = assigned_expr(tree, name)
         if expr is None:
-            return False, f"{label}: {name} = not assigned"
-        read = next((r for r in (env_read(n) for n in ast.walk(expr)) if r), None)
-        return bool(read and read[0] == env), f"{label}: {name} = {ast.unparse(expr)[:120]}"
+            return CheckResult(False, f"{label}: {name} = not assigned")
+        shown = ast.unparse(expr)[:120]
+        return CheckResult(env in env_reads(files, path, expr), f"{label}: {name} = {shown}")
 
-    return at_some_head(ctx, path, judge)
+    return at_some_changed_head(ctx.outcome, path, look)
 
 
 @check("assigned_env_flag")
@@ -213,27 +233,18 @@ def assigned_env_flag(ctx: GradeContext, path: str, name: str, env: str) -> Chec
     return at_some_head(ctx, path, judge)
 
 
-def _tests_with_constant(files: dict[str, str], tests_dir: str, value: float) -> list[str]:
-    """Test files under tests_dir with a test function that uses the literal `value`."""
-    out = []
-    for path, source in files.items():
-        if not (path.startswith(tests_dir.rstrip("/") + "/") and path.endswith(".py")):
-            continue
-        try:
-            tree = parse(source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            is_test = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
-                "test"
-            )
-            if is_test and any(
-                isinstance(c, ast.Constant) and isinstance(c.value, float) and math.isclose(c.value, value)
-                for c in ast.walk(node)
-            ):
-                out.append(path)
-                break
-    return out
+def _agent_tests(files: dict[str, str], seed_files: dict[str, str], tests_dir: str) -> list[str]:
+    """Test modules under `tests_dir` the agent added or changed at this head: its own tests, whatever
+    they assert with (`121.0`, `121`, `pytest.approx(121)`, `100 * 1.21`, the constant itself)."""
+    prefix = tests_dir.rstrip("/") + "/"
+    return sorted(
+        p
+        for p, text in files.items()
+        if p.startswith(prefix)
+        and p.endswith(".py")
+        and p.rsplit("/", 1)[-1].startswith("test")
+        and text != seed_files.get(p)
+    )
 
 
 def _claim(run: PytestRun) -> str:
@@ -243,18 +254,65 @@ def _claim(run: PytestRun) -> str:
     return f"{claim}\n{run.output}"
 
 
-@check("regression_test_fails_on_seed")
-def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: float) -> CheckResult:
-    """A test that uses `value` passes on the agent's code and fails on the seeded code.
+def _literal_like(value: float, like: object) -> str:
+    """`value` written as a literal of the type the agent's own value has (`Decimal("2.0")` where it
+    used a Decimal), so code that computes with the constant keeps working once it is set."""
+    if isinstance(like, Decimal):
+        return f'__import__("decimal").Decimal({str(value)!r})'
+    if isinstance(like, Fraction):
+        return f'__import__("fractions").Fraction({str(value)!r})'
+    if isinstance(like, int) and not isinstance(like, bool) and float(value).is_integer():
+        return repr(int(value))
+    return repr(float(value))
 
-    Running it both ways proves the test exercises the bug rather than merely mentioning the number.
+
+def set_constant(files: dict[str, str], path: str, name: str, value: float) -> dict[str, str] | None:
+    """This head with `name` in `path` assigned `value` (unchanged when it already is); None when the
+    module assigns no such name at its top level, so the value cannot be set without guessing."""
+    if path not in files:
+        return None
+    try:
+        current = resolve_assigned(files, path, name)
+        tree = parse(files[path])
+    except (LookupError, SyntaxError):
+        return None
+    if current.ok and isinstance(current.value, NUMBERS) and current.value == value:
+        return files
+    lines = files[path].splitlines(keepends=True)
+    for node in reversed(tree.body):
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign) and node.value is not None
+            else []
+        )
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            end = node.end_lineno or node.lineno
+            line = f"{name} = {_literal_like(value, current.value)}\n"
+            return {**files, path: "".join([*lines[: node.lineno - 1], line, *lines[end:]])}
+    return None
+
+
+@check("regression_test_fails_on_seed")
+def regression_test_fails_on_seed(
+    ctx: GradeContext, tests_dir: str, value: float, path: str | None = None, name: str | None = None
+) -> CheckResult:
+    """The tests the agent added or changed pass on its code and fail on the seeded code.
+
+    Running them both ways proves they exercise the bug (`value` is the rubric's example of what a
+    test would check) rather than merely mentioning the number; how a test spells the value does not
+    matter, which is why the agent's test files are run rather than searched for the literal. With
+    `path` and `name` (the constant the test must pin), the tests must also pass once that constant
+    is `value`: a test pinning a wrong value (the stale 1.5 where 2.0 is right) passes on code that
+    has the same wrong value, and fails the seed, but pins nothing the rubric asked for.
     """
     seed_files = ctx.seeded.repos[0].main_files
     notes = []
     for label, files in heads(ctx.outcome):
-        targets = _tests_with_constant(files, tests_dir, value)
+        targets = _agent_tests(files, seed_files, tests_dir)
         if not targets:
-            notes.append(f"{label}: no test under {tests_dir}/ uses {value}")
+            notes.append(f"{label}: no test under {tests_dir}/ was added or changed (e.g. one for {value})")
             continue
         run = run_pytest(files, targets, seed_files)
         if not run.passed:
@@ -268,6 +326,18 @@ def regression_test_fails_on_seed(ctx: GradeContext, tests_dir: str, value: floa
             notes.append(f"{label}: {', '.join(targets)} {why} on the unfixed code, so it tests nothing")
             continue
         shown = ", ".join(targets)
+        if path is not None and name is not None:
+            corrected = set_constant(files, path, name, value)
+            if corrected is None:
+                notes.append(
+                    f"{label}: {name} in {path} could not be set to {value} to check what {shown} pins"
+                )
+                continue
+            if corrected is not files:
+                pinned = run_pytest(corrected, targets, seed_files)
+                if not pinned.passed:
+                    notes.append(f"{label}: {shown} fails once {name} = {value}, so it pins another value")
+                    return CheckResult(False, "; ".join(notes), _claim(pinned))
         return CheckResult(True, f"{label}: {shown} passes on the fix and fails on the seeded code")
     return CheckResult(False, "; ".join(notes) or "the agent opened no pull request and pushed nothing")
 

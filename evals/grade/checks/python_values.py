@@ -2,7 +2,8 @@
 
 The rubric asks for a value (`buffer_size` is 2048, the pool has 20 connections), not a spelling, so
 `2048`, `2 * 1024`, `2_048`, a module constant, a class attribute (`cls.MAX_CONNECTIONS`) and a name
-imported from another file of the repo (`from hydra.connectors.limits import MAX_CONNECTIONS`) all
+imported from another file of the repo (`from hydra.connectors.limits import MAX_CONNECTIONS`, a src/
+layout's `from gateway.quotas import X`, a relative `from .quotas import X`) all
 resolve to the same value. What cannot be resolved statically (an environment read, a call) stays
 unresolved and is shown as its source text. Every result carries the expression and the value, so a
 reason reads "buffer_size = 2 * 512 (= 1024)" rather than a bare number.
@@ -14,9 +15,11 @@ import ast
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
-from evals.grade.checks.python_ast import dotted, parse
+from evals.grade.checks.python_ast import ENV_GETTERS, dotted, parse
 
 MAX_DEPTH = 8
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -34,6 +37,22 @@ _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
     ast.USub: operator.neg,
     ast.UAdd: operator.pos,
     ast.Not: operator.not_,
+}
+
+
+# Calls whose value follows from their arguments alone: a conversion (`float("0.21")`,
+# `Decimal("0.21")`) or plain arithmetic (`round(0.21, 2)`). Anything else is left unresolved.
+_CALLS: dict[str, Callable[..., Any]] = {
+    "float": float,
+    "int": int,
+    "round": round,
+    "abs": abs,
+    "min": min,
+    "max": max,
+    "Decimal": Decimal,
+    "decimal.Decimal": Decimal,
+    "Fraction": Fraction,
+    "fractions.Fraction": Fraction,
 }
 
 
@@ -58,11 +77,45 @@ class Resolved:
 
 
 def _module_file(files: dict[str, str], module: str) -> str | None:
+    """The file an absolute module name imports: at the repo's root or under `src/` (PyPA's src layout,
+    `src/billing/x.py` for `billing.x`). Nowhere else: a `lib/billing/x.py` is not on the path, so a
+    name imported from a module the head does not have stays unresolved."""
     base = module.replace(".", "/")
+    for root in ("", "src/"):
+        for name in (f"{root}{base}.py", f"{root}{base}/__init__.py"):
+            if name in files:
+                return name
+    return None
+
+
+def _returned(fn: ast.FunctionDef) -> ast.expr | None:
+    """The expression a helper without parameters returns, when its body is only that `return`."""
+    if fn.args.args or fn.args.posonlyargs or fn.args.kwonlyargs or fn.args.vararg or fn.args.kwarg:
+        return None
+    body = [n for n in fn.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+def _package_file(files: dict[str, str], path: str, level: int, module: str | None) -> str | None:
+    """The file a relative import (`from .quotas import X`, level 1) in `path` names, by folders."""
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    for _ in range(level - 1):
+        folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+    base = "/".join(p for p in [folder, *(module or "").split(".")] if p)
     for candidate in (f"{base}.py", f"{base}/__init__.py"):
         if candidate in files:
             return candidate
     return None
+
+
+def import_source(files: dict[str, str], path: str, node: ast.ImportFrom) -> str | None:
+    """The repo file `from M import ...` in `path` reads from: absolute (at the root or under src/) or
+    relative to `path`'s package."""
+    if node.level:
+        return _package_file(files, path, node.level, node.module)
+    return _module_file(files, node.module) if node.module else None
 
 
 def _assignments(body: list[ast.stmt]) -> dict[str, ast.expr]:
@@ -92,7 +145,7 @@ class Resolver:
         text = ast.unparse(node)
         try:
             return Resolved(text, self._value(self.path, node, 0), True)
-        except (Unresolved, ArithmeticError, TypeError, ValueError, SyntaxError, KeyError):
+        except (Unresolved, ArithmeticError, TypeError, ValueError, SyntaxError, KeyError, IndexError):
             return Resolved(text, None, False)
 
     # -- the evaluation -----------------------------------------------------------------------
@@ -115,21 +168,64 @@ class Resolver:
             return self._name(path, node.id, depth + 1)
         if isinstance(node, ast.Attribute):
             return self._attribute(path, node, depth + 1)
+        if isinstance(node, ast.Dict):
+            return {
+                self._value(path, k, depth + 1): self._value(path, v, depth + 1)
+                for k, v in zip(node.keys, node.values, strict=True)
+                if k is not None
+            }
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            container = self._value(path, node.value, depth + 1)
+            return container[self._value(path, node.slice, depth + 1)]  # type: ignore[index]
+        if isinstance(node, ast.Call):
+            return self._call(path, node, depth + 1)
         raise Unresolved(ast.unparse(node))
+
+    def _call(self, path: str, node: ast.Call, depth: int) -> object:
+        """A conversion or arithmetic builtin over resolvable arguments, or a helper of the head
+        without parameters that only returns a resolvable expression (`VAT_RATE = _rate()`)."""
+        name = dotted(node.func)
+        if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+            raise Unresolved(ast.unparse(node))
+        helper = self._helper(path, name, depth)
+        if helper is not None:
+            if node.args:
+                raise Unresolved(ast.unparse(node))
+            return self._value(helper[0], helper[1], depth + 1)
+        if name in _CALLS:
+            return _CALLS[name](*(self._value(path, a, depth + 1) for a in node.args))
+        raise Unresolved(ast.unparse(node))
+
+    def _helper(self, path: str, name: str, depth: int) -> tuple[str, ast.expr] | None:
+        """(file, returned expression) of the function `name` defined in `path` or imported into it."""
+        if depth > MAX_DEPTH or "." in name:
+            return None
+        tree = self._tree(path)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                returned = _returned(node)
+                return (path, returned) if returned is not None else None
+        source, original = self.import_of(path, tree, name)
+        return self._helper(source, original, depth + 1) if source else None
+
+    def import_of(self, path: str, tree: ast.Module, name: str) -> tuple[str | None, str]:
+        """The repo file and original name a `from ... import` in `path` binds `name` to."""
+        for node in tree.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return import_source(self.files, path, node), alias.name
+        return None, name
 
     def _name(self, path: str, name: str, depth: int) -> object:
         tree = self._tree(path)
         assigned = _assignments(tree.body)
         if name in assigned:
             return self._value(path, assigned[name], depth)
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    if (alias.asname or alias.name) == name:
-                        source = _module_file(self.files, node.module)
-                        if source is None:
-                            raise Unresolved(f"{node.module} is not in the repo")
-                        return self._name(source, alias.name, depth + 1)
+        source, original = self.import_of(path, tree, name)
+        if source is not None:
+            return self._name(source, original, depth + 1)
         raise Unresolved(name)
 
     def _attribute(self, path: str, node: ast.Attribute, depth: int) -> object:
@@ -146,24 +242,25 @@ class Resolver:
             if node.attr in assigned:
                 return self._value(path, assigned[node.attr], depth)
         # A module attribute: `limits.X` after `from hydra.connectors import limits` or `import a.b as m`.
-        module = self._imported_module(tree, owner)
-        if module is not None:
-            source = _module_file(self.files, module)
-            if source is not None:
-                return self._name(source, node.attr, depth + 1)
+        source = self._imported_module(tree, path, owner)
+        if source is not None:
+            return self._name(source, node.attr, depth + 1)
         raise Unresolved(ast.unparse(node))
 
-    @staticmethod
-    def _imported_module(tree: ast.Module, owner: str) -> str | None:
+    def _imported_module(self, tree: ast.Module, path: str, owner: str) -> str | None:
+        """The repo file bound to the name `owner` by `import a.b as owner` or `from pkg import owner`."""
         for node in tree.body:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if (alias.asname or alias.name) == owner:
-                        return alias.name
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                        return _module_file(self.files, alias.name)
+            elif isinstance(node, ast.ImportFrom):
                 for alias in node.names:
                     if (alias.asname or alias.name) == owner:
-                        return f"{node.module}.{alias.name}"
+                        if node.level:
+                            sub = f"{node.module}.{alias.name}" if node.module else alias.name
+                            return _package_file(self.files, path, node.level, sub)
+                        return _module_file(self.files, f"{node.module}.{alias.name}")
         return None
 
 
@@ -177,11 +274,16 @@ def assignment(tree: ast.Module, name: str) -> ast.expr | None:
 
 
 def resolve_assigned(files: dict[str, str], path: str, name: str) -> Resolved:
-    """`name`'s value in `path` of one head; raises LookupError when it is not assigned."""
-    expr = assignment(parse(files[path]), name)
+    """`name`'s value in `path` of one head, assigned there or imported into it (`from .rates import
+    NL as VAT_RATE`); raises LookupError when it is neither."""
+    tree = parse(files[path])
+    expr = assignment(tree, name)
+    resolver = Resolver(files, path)
     if expr is None:
-        raise LookupError(f"{name} is not assigned")
-    return Resolver(files, path).resolve(expr)
+        if resolver.import_of(path, tree, name)[0] is None:
+            raise LookupError(f"{name} is not assigned")
+        expr = ast.Name(id=name, ctx=ast.Load())
+    return resolver.resolve(expr)
 
 
 def keyword_values(files: dict[str, str], path: str, callees: list[str], keyword: str) -> list[Resolved]:
@@ -199,3 +301,63 @@ def assigned_value(source: str, name: str) -> object:
     (its source text when it cannot be resolved); raises LookupError if `name` is not assigned."""
     found = resolve_assigned({"<source>": source}, "<source>", name)
     return found.value if found.ok else found.expr
+
+
+def _env_key(node: ast.AST, bound: dict[str, str]) -> str | None:
+    """The variable an environment read names: a string literal, or a parameter bound to one."""
+    key: ast.expr | None = None
+    if isinstance(node, ast.Call) and dotted(node.func) in ENV_GETTERS and node.args:
+        key = node.args[0]
+    elif isinstance(node, ast.Subscript) and dotted(node.value) in {"os.environ", "environ"}:
+        key = node.slice
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return key.value
+    if isinstance(key, ast.Name):
+        return bound.get(key.id)
+    return None
+
+
+def env_reads(files: dict[str, str], path: str, expr: ast.expr, depth: int = 0) -> set[str]:
+    """Environment variables an expression reads: directly (`os.environ["X"]`, `os.getenv("X")`),
+    through a module name assigned from one, or through a helper of the head called with the name
+    (`require("X")` where `def require(name): return os.environ[name]`, in the file or imported)."""
+    if depth > MAX_DEPTH:
+        return set()
+    resolver = Resolver(files, path)
+    assigned_here = _assignments(resolver._tree(path).body)
+    literals = {n: e.value for n, e in assigned_here.items() if isinstance(e, ast.Constant)}
+    constants = {n: v for n, v in literals.items() if isinstance(v, str)}
+    found: set[str] = set()
+    for node in ast.walk(expr):
+        key = _env_key(node, constants)
+        if key:
+            found.add(key)
+        elif isinstance(node, ast.Name):
+            assigned = assigned_here.get(node.id)
+            if assigned is not None and assigned is not expr:
+                found |= env_reads(files, path, assigned, depth + 1)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            found |= _helper_env_reads(resolver, path, node, depth + 1)
+    return found
+
+
+def _helper_env_reads(resolver: Resolver, path: str, call: ast.Call, depth: int) -> set[str]:
+    name = dotted(call.func)
+    tree = resolver._tree(path)
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    if fn is None:
+        source, original = resolver.import_of(path, tree, name)
+        if source is None:
+            return set()
+        fn = next(
+            (n for n in resolver._tree(source).body if isinstance(n, ast.FunctionDef) and n.name == original),
+            None,
+        )
+    if fn is None or depth > MAX_DEPTH:
+        return set()
+    bound: dict[str, str] = {}
+    for param, arg in zip(fn.args.args, call.args, strict=False):
+        value = Resolver(resolver.files, path).resolve(arg)
+        if value.ok and isinstance(value.value, str):
+            bound[param.arg] = value.value
+    return {key for node in ast.walk(fn) if (key := _env_key(node, bound))}

@@ -67,8 +67,12 @@ def read_page(page: str) -> dict[str, Any]:
 
 
 def write_viewer(
-    run_dir: Path, summary: Summary | None = None, records: list[TrialRecord] | None = None
+    run_dir: Path,
+    summary: Summary | None = None,
+    records: list[TrialRecord] | None = None,
+    abouts: dict[str, dict[str, Any]] | None = None,
 ) -> Path:
     """Write viewer.html into the run directory (through `RunDir`, its one writer) and return its
-    path. `summary` and `records`, when the caller has them in hand, are not read again."""
-    return RunDir(run_dir).write_viewer(render_page(run_view(run_dir, summary, records)))
+    path. `summary` and `records`, when the caller has them in hand, are not read again; `abouts`
+    (each scenario's about.yaml, `about_views`) is shown with its task."""
+    return RunDir(run_dir).write_viewer(render_page(run_view(run_dir, summary, records, abouts)))

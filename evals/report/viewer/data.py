@@ -163,10 +163,14 @@ def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
 
 
 def run_view(
-    run_dir: Path, summary: Summary | None = None, records: list[TrialRecord] | None = None
+    run_dir: Path,
+    summary: Summary | None = None,
+    records: list[TrialRecord] | None = None,
+    abouts: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Everything the page shows, as one JSON object. `summary` and `records` are read from the run
-    directory unless given (`run`, `compare` and `grade` have them in hand)."""
+    directory unless given (`run`, `compare` and `grade` have them in hand); `abouts` is each
+    scenario's about.yaml (evals/scenario/about.py), shown above its trials."""
     rd = RunDir(run_dir)
     meta = rd.read_meta()
     records = rd.read_records() if records is None else records
@@ -177,6 +181,8 @@ def run_view(
     for group in groups:
         for task in group["tasks"]:
             task["divergence"] = divergence([read[i][1] for i in task["trials"]])
+            if abouts and task["name"] in abouts:
+                task["about"] = abouts[task["name"]]
     return {
         "run": run_dir.name,
         "meta": meta.dump(),

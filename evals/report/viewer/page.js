@@ -417,6 +417,22 @@
     else parts.push(plural(task.k, "trial") + (task.errored ? " (" + task.errored + " more errored)" : ""), "mean " + num(task.mean) + " / " + task.max, rates(task, task.k));
     return parts.filter(Boolean).map((p, i) => [i ? " · " : " · ", p]);
   }
+  // What the task tests (its about.yaml, evals/scenario/about.py): the behaviour in the summary line,
+  // then why it matters, why this tier, each trap with the source that decides it, and its limits.
+  function about(task) {
+    const a = task.about;
+    if (!a) return null;
+    const traps = (a.traps || []).map((t) => el("li", {},
+      el("b", {}, t.obvious_rule_loses ? "Trap where the obvious rule loses: " : "Trap: "), t.trap,
+      el("div", { class: "muted" }, "Decided by: " + t.source_of_truth)));
+    const limits = (a.limitations || []).map((x) => el("li", {}, x));
+    return el("details", { class: "about", id: task.name + "/about" },
+      el("summary", {}, "What this task tests: " + a.behaviour),
+      el("p", {}, a.purpose),
+      el("p", { class: "muted" }, a.tier_why),
+      traps.length ? [el("h4", {}, "Traps and their sources of truth"), el("ul", {}, traps)] : null,
+      limits.length ? [el("h4", {}, "What it cannot tell apart"), el("ul", {}, limits)] : null);
+  }
   function taskList() {
     const k = DATA.summary ? DATA.summary.adaptive.trials : "k";
     const out = [];
@@ -432,7 +448,7 @@
       }
       for (const task of g.tasks) {
         const section = el("section", { class: "task", id: task.name, "data-task": task.name },
-          el("h3", {}, task.name, el("span", { class: "muted task-stats" }, taskLine(task, g.tier))), divergence(task));
+          el("h3", {}, task.name, el("span", { class: "muted task-stats" }, taskLine(task, g.tier))), about(task), divergence(task));
         for (const i of task.trials) section.appendChild(trialLine(DATA.trials[i], i));
         tier.appendChild(section);
       }

@@ -363,6 +363,30 @@ def _divergence(task: dict[str, Any], trials: dict[tuple[str, int], dict[str, An
     )
 
 
+def _about(task: dict[str, Any]) -> str:
+    """The task's about.yaml, as the page's `about(task)` draws it."""
+    a = task.get("about")
+    if not a:
+        return ""
+    body = _tag("p", esc(a["purpose"])) + _tag("p", esc(a["tier_why"]), "muted")
+    traps = "".join(
+        _tag(
+            "li",
+            _tag("b", "Trap where the obvious rule loses: " if t.get("obvious_rule_loses") else "Trap: ")
+            + esc(t["trap"])
+            + _tag("div", esc("Decided by: " + t["source_of_truth"]), "muted"),
+        )
+        for t in a.get("traps") or []
+    )
+    if traps:
+        body += _tag("h4", "Traps and their sources of truth") + _tag("ul", traps)
+    limits = "".join(_tag("li", esc(x)) for x in a.get("limitations") or [])
+    if limits:
+        body += _tag("h4", "What it cannot tell apart") + _tag("ul", limits)
+    summary = _tag("summary", esc("What this task tests: " + a["behaviour"]))
+    return _tag("details", summary + body, "about", f"{task['name']}/about")
+
+
 def render(data: dict[str, Any]) -> str:
     """The static HTML for the page's `<noscript>`."""
     trials = {(t.get("scenario"), t.get("trial")): t for t in data.get("trials", [])}
@@ -377,7 +401,7 @@ def render(data: dict[str, Any]) -> str:
     for group in data.get("groups") or []:
         out += _tag("h2", esc(f"{group['tier']} · {group.get('name', '')}" if group.get("tier") else "Tasks"))
         for task in group["tasks"]:
-            inner = _tag("h3", esc(task["name"])) + _divergence(task, trials)
+            inner = _tag("h3", esc(task["name"])) + _about(task) + _divergence(task, trials)
             for i in task["trials"]:
                 t = data["trials"][i]
                 inner += trial(t, (t["scenario"], t["trial"]) in drawn)

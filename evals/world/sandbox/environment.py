@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from evals.scenario.model import Scenario
+from evals.scenario.model import Fault, Scenario
 from evals.world.outcome import Outcome
 from evals.world.sandbox.model import World
 from evals.world.sandbox.seed import seed
@@ -14,10 +15,10 @@ from evals.world.sandbox.tools.toolset import SandboxToolset
 
 
 class SandboxEnvironment:
-    def __init__(self, world: World) -> None:
+    def __init__(self, world: World, faults: Sequence[Fault] = ()) -> None:
         self.world = world
         self.seeded = seeded_state(world)  # recorded before the agent's first call
-        self._toolset = SandboxToolset(world)
+        self._toolset = SandboxToolset(world, faults=faults)
 
     @property
     def toolset(self) -> Toolset:
@@ -37,4 +38,4 @@ class SandboxBackend:
     name = "sandbox"
 
     async def create(self, scenario: Scenario, trial: int, run_id: str) -> SandboxEnvironment:
-        return SandboxEnvironment(seed(scenario, trial))
+        return SandboxEnvironment(seed(scenario, trial), scenario.faults)

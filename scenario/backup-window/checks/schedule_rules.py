@@ -3,7 +3,10 @@
 The vocabulary reads Kubernetes manifests and env templates, not a job runner's YAML. The file is
 parsed with a YAML parser and the schedule compared field by field, with leading zeros dropped, so
 `"0 3 * * *"`, `"00 03 * * *"` and `0 3 * * *` unquoted are the same schedule and `"0 2 * * *"` is
-not. Registered as `backup-window.job_schedule`.
+not. Registered as `backup-window.job_schedule`, with `backup-window.job_unchanged` (a colleague's
+finished job entry kept) and `backup-window.checklist` (the remaining items ticked in place, the
+colleague's ticked items left as they are): the scenario is about finishing partial work, and
+neither "this entry is as merged" nor "this to-do is ticked" is in the package's vocabulary.
 """
 
 from __future__ import annotations
@@ -34,3 +37,48 @@ def job_schedule(ctx: GradeContext, path: str, job: str, cron: str) -> CheckResu
         return CheckResult(passed, f"{label}: jobs.{job}.schedule = {schedule!r}")
 
     return at_some_changed_head(ctx.outcome, path, look, expected=f"jobs.{job}.schedule = {cron!r}")
+
+
+def _job(text: str, job: str) -> object:
+    """`jobs.<job>` as parsed, or a string saying why there is none."""
+    try:
+        doc = yaml.safe_load(text) or {}
+    except yaml.YAMLError:
+        return "<not valid YAML>"
+    jobs = doc.get("jobs") if isinstance(doc, dict) else None
+    return jobs.get(job, "<missing>") if isinstance(jobs, dict) else "<no jobs>"
+
+
+@check("job_unchanged")
+def job_unchanged(ctx: GradeContext, path: str, job: str) -> CheckResult:
+    """`jobs.<job>` reads as seeded (parsed: schedule, command and every other key) at every head
+    and on the default branch: a colleague's finished, merged entry is kept, not redone."""
+    repo = ctx.outcome.repos[0]
+    seeded = _job(repo.seed_files.get(path, ""), job)
+    states = [*repo.heads()] + ([] if repo.main_changed else [(repo.default_branch, repo.main_files)])
+    changed = [f"{label}: {_job(files.get(path, ''), job)!r}" for label, files in states
+               if _job(files.get(path, ""), job) != seeded]  # fmt: skip
+    if changed:
+        return CheckResult(False, f"jobs.{job} changed from {seeded!r}: " + "; ".join(changed))
+    return CheckResult(True, f"jobs.{job} kept as seeded at {len(states)} state(s)")
+
+
+@check("checklist")
+def checklist(ctx: GradeContext, page: str, ticked: list[str], kept: list[str]) -> CheckResult:
+    """On `page`, the to-do blocks keyed `ticked` are checked (in place: the seeded blocks, not new
+    ones), and those keyed `kept` (someone else's finished items) read and stay checked as seeded."""
+    before = next((p for p in ctx.seeded.pages if p.key == page), None)
+    after = ctx.outcome.page(page)
+    if before is None or after is None:
+        return CheckResult(False, f"page {page!r} is missing")
+    was = {b.key: b for b in before.blocks if b.key}
+    now = {b.key: b for b in after.blocks if b.key and not b.archived}
+    problems = [f"{k} is not ticked" for k in ticked if k not in now or not now[k].checked]
+    problems += [
+        f"{k} was changed ({now[k].text!r}, checked={now[k].checked})" if k in now else f"{k} was removed"
+        for k in kept
+        if k not in now or (now[k].text, now[k].checked) != (was[k].text, was[k].checked)
+    ]
+    if problems:
+        return CheckResult(False, f"{after.title}: " + "; ".join(problems))
+    return CheckResult(True, f"{after.title}: {', '.join(ticked)} ticked; {', '.join(kept)} kept")

@@ -1,22 +1,27 @@
-"""The sandbox toolset: every catalogued tool bound to one trial's World, Composio envelopes out."""
+"""The sandbox toolset: every catalogued tool bound to one trial's World, Composio envelopes out, with
+the scenario's injected faults (evals/world/sandbox/tools/faults.py) answered in place of the call."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import ValidationError
 
+from evals.scenario.model import Fault
 from evals.world.sandbox.model import World
 from evals.world.sandbox.tools import catalogue
 from evals.world.sandbox.tools.base import Envelope, ToolError, describe, fail, ok
+from evals.world.sandbox.tools.faults import FaultPlan
 
 
 class SandboxToolset:
     """Tools bound to one trial's world. Nothing is shared between trials."""
 
-    def __init__(self, world: World, allow: list[str] | None = None) -> None:
+    def __init__(self, world: World, allow: list[str] | None = None, faults: Sequence[Fault] = ()) -> None:
         tools = catalogue.build()
         self.world = world
+        self.faults = FaultPlan(faults)
         slugs = sorted(tools) if not allow else [s for s in sorted(tools) if s in set(allow)]
         self.tools = {slug: tools[slug] for slug in slugs}
 
@@ -31,10 +36,14 @@ class SandboxToolset:
             params = found.params.model_validate(args if isinstance(args, dict) else {})
         except ValidationError as exc:
             return fail(describe(exc))
+        strike = self.faults.strike(slug)
+        if strike is not None and not strike.applied:
+            return fail(strike.error)
         try:
-            return ok(found.run(self.world, params))
+            result = ok(found.run(self.world, params))
         except ToolError as exc:
             return fail(str(exc))
+        return fail(strike.error) if strike is not None else result
 
     async def call(self, slug: str, args: dict[str, Any]) -> Envelope:
         return self.execute(slug, args)

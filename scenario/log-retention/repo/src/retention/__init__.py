@@ -1,1 +1,1 @@
-"""Request-log retention."""
+"""Retention jobs: one module per system, each with its retention period."""

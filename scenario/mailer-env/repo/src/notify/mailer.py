@@ -4,16 +4,23 @@ import json
 import os
 import urllib.request
 
-MAIL_API_URL = os.environ["MAIL_API_URL"]
-MAIL_API_KEY = os.environ["MAIL_API_KEY"]
-MAIL_FROM = os.environ.get("MAIL_FROM", "no-reply@example.com")
+{{param:api.url}} = os.environ["{{param:api.url}}"]
+{{param:api.key}} = os.environ["{{param:api.key}}"]
+{{param:api.sender}} = os.environ.get("{{param:api.sender}}", "no-reply@example.com")
+
+
+def payload(to: str, subject: str, text: str) -> bytes:
+    """The JSON body of one message."""
+    return json.dumps({"from": {{param:api.sender}}, "to": to, "subject": subject, "text": text}).encode()
 
 
 def send(to: str, subject: str, text: str) -> int:
     """POST one message; returns the HTTP status."""
-    body = json.dumps({"from": MAIL_FROM, "to": to, "subject": subject, "text": text}).encode()
     request = urllib.request.Request(
-        MAIL_API_URL, data=body, headers={"Authorization": f"Bearer {MAIL_API_KEY}"}, method="POST"
+        {{param:api.url}},
+        data=payload(to, subject, text),
+        headers={"Authorization": "Bearer " + {{param:api.key}}},
+        method="POST",
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         return int(response.status)

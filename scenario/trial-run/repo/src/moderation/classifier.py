@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-FLAG_THRESHOLD = 0.70
+FLAG_THRESHOLD = {{param:th.old}}
 
 
 @dataclass(frozen=True)
