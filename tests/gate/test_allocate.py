@@ -3,6 +3,9 @@ error rates with it (evals/gate/simulate_suite.py, `evals bench suite`)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from evals.cli import main
@@ -53,7 +56,8 @@ def test_history_lines_give_each_nights_trial_totals_and_skip_lines_without_them
 
 
 def test_the_committed_suites_shape_comes_from_the_rubrics_and_the_committed_baseline() -> None:
-    """Points from each rubric, Nightshift's spread as blessed (16, 19, 20), the L1 tasks quiet."""
+    """Points from each rubric, Nightshift's spread as blessed (16, 19, 20), the replay-blessed tasks quiet
+    (the committed baseline measures every task of the full suite)."""
     from evals.gate.simulate_suite import suite_shape
 
     config, _ = load_config(ROOT)
@@ -63,7 +67,7 @@ def test_the_committed_suites_shape_comes_from_the_rubrics_and_the_committed_bas
     assert night.points == 25 and night.sd > 1.5 and abs(night.mean - 55 / 3) < 0.01
     assert smoke["board-move"].quiet and smoke["board-move"].measured
     full = suite_shape(ROOT, config, config.suites["full"])
-    assert len(full) == len(config.suites["full"]) and any(not t.measured for t in full)
+    assert len(full) == len(config.suites["full"]) and all(t.measured for t in full)
 
 
 def test_allocation_by_noise_keeps_the_error_rates_and_costs_far_fewer_calls() -> None:
@@ -105,3 +109,23 @@ def test_bench_suite_on_the_committed_suites_meets_its_goals(capsys: pytest.Capt
 
 def test_bench_suite_refuses_a_start_of_no_trials() -> None:
     assert main(["bench", "suite", "--runs", "1", "--start-trials", "0"]) == 2
+
+
+def test_a_task_the_baseline_never_measured_takes_its_tiers_measured_model(tmp_path: Path) -> None:
+    """Without a baseline entry an L1 task is quiet at full marks like the L1 tasks that were measured
+    (the committed baseline measures every task, so this path is held here on a trimmed copy)."""
+    from evals.gate.simulate_suite import suite_shape
+
+    config, _ = load_config(ROOT)
+    data = json.loads((ROOT / config.baseline).read_text(encoding="utf-8"))
+    del data["scenarios"]["board-move"]
+    trimmed = tmp_path / "baseline.json"
+    trimmed.write_text(json.dumps(data), encoding="utf-8")
+    shape = {
+        t.name: t
+        for t in suite_shape(
+            ROOT, config.model_copy(update={"baseline": trimmed}), ["reply-facts", "board-move"]
+        )
+    }
+    assert not shape["board-move"].measured and shape["board-move"].quiet
+    assert shape["board-move"].mean == shape["board-move"].points
