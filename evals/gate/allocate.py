@@ -28,7 +28,7 @@ simulation (evals/gate/simulate_suite.py, `evals bench suite`) allocate the same
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 MIN_MEASURED = 2  # trials needed to call a task quiet: one trial shows no spread either way
@@ -85,25 +85,43 @@ def differs(noise: Noise | None, run: Sequence[float]) -> bool:
     return any(score != noise.value for score in run)
 
 
-def active(noise: Mapping[str, Noise], run: Mapping[str, Sequence[float]]) -> set[str]:
+def active(
+    noise: Mapping[str, Noise], run: Mapping[str, Sequence[float]], errored: Collection[str] = ()
+) -> set[str]:
     """Tasks on the sequential schedule: the noisy and unmeasured ones, and every quiet one as soon
     as any quiet task's trial differed (all of them, not only the one that differed: see the module
-    docstring)."""
+    docstring). A quiet task's trial that failed for infrastructure reasons (`errored`) counts as
+    differing too: it has no score to show the task still scores its one value, and a quiet task
+    left at its one errored trial would make the whole verdict `error` (one of one trials failed)
+    where the run's k would have had three more."""
     quiet = {n for n in run if n in noise and noise[n].quiet}
-    if any(differs(noise[n], run[n]) for n in quiet):
+    if any(differs(noise[n], run[n]) for n in quiet) or quiet & set(errored):
         return set(run)
     return set(run) - quiet
 
 
-def catch_up(noise: Mapping[str, Noise], run: Mapping[str, Sequence[float]], k: int) -> dict[str, int]:
+def catch_up(
+    noise: Mapping[str, Noise],
+    run: Mapping[str, Sequence[float]],
+    k: int,
+    errored: Mapping[str, int] | None = None,
+) -> dict[str, int]:
     """Trials to add now, before the look, so every active task has the schedule's k (a quiet task
-    that just differed joins it)."""
-    return {n: k - len(run[n]) for n in sorted(active(noise, run)) if len(run[n]) < k}
+    that just differed joins it). `errored`: each task's trials that failed for infrastructure
+    reasons, which count towards its k (they were run) but carry no score."""
+    failed = errored or {}
+    have = {n: len(run[n]) + failed.get(n, 0) for n in run}
+    return {n: k - have[n] for n in sorted(active(noise, run, set(failed))) if have[n] < k}
 
 
-def top_up(noise: Mapping[str, Noise], run: Mapping[str, Sequence[float]], extra: int) -> dict[str, int]:
+def top_up(
+    noise: Mapping[str, Noise],
+    run: Mapping[str, Sequence[float]],
+    extra: int,
+    errored: Collection[str] = (),
+) -> dict[str, int]:
     """After a look asked for `extra` more trials: each active task gets them, a quiet task that
     has not differed none."""
     if extra <= 0:
         return {}
-    return {n: extra for n in sorted(active(noise, run))}
+    return {n: extra for n in sorted(active(noise, run, errored))}

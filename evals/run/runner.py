@@ -295,12 +295,13 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
     aggregates = d.aggregates(records)
     noise = noise_of(p) if p.scenario_trials else {}
     run = {name: agg.total.per_trial for name, agg in aggregates.items()}
-    if noise and (up := catch_up(noise, run, p.trials)):
+    errored = {name: agg.errored for name, agg in aggregates.items() if agg.errored}
+    if noise and (up := catch_up(noise, run, p.trials, errored)):
         return up
     comparison = d.compare(aggregates, d.fingerprint())
     if comparison.estimate is None or comparison.total is None:
         return {}
-    if noise and not active(noise, run):
+    if noise and not active(noise, run, set(errored)):
         return {}
     extra = extra_trials(
         comparison.estimate,
@@ -312,7 +313,7 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
     )
     if not noise:
         return dict.fromkeys(p.scenarios, extra) if extra else {}
-    return top_up(noise, run, extra)
+    return top_up(noise, run, extra, set(errored))
 
 
 class TrialProgress:

@@ -129,3 +129,13 @@ def test_a_task_the_baseline_never_measured_takes_its_tiers_measured_model(tmp_p
     }
     assert not shape["board-move"].measured and shape["board-move"].quiet
     assert shape["board-move"].mean == shape["board-move"].points
+
+
+def test_a_quiet_tasks_errored_trial_brings_the_quiet_tasks_up_to_k() -> None:
+    """An infrastructure error shows no score, so it cannot show the task still scores its value: left
+    at its one errored trial the whole verdict would be `error` (one of one failed)."""
+    noise = {"a": measure("a", [3, 3]), "b": measure("b", [2, 2]), "n": measure("n", [1, 2])}
+    run: dict[str, list[float]] = {"a": [], "b": [2.0], "n": [1.0, 2.0, 2.0]}
+    assert catch_up(noise, run, 3) == {}
+    assert catch_up(noise, run, 3, {"a": 1}) == {"a": 2, "b": 2}  # the errored trial counts as run
+    assert top_up(noise, run, 3, {"a"}) == {"a": 3, "b": 3, "n": 3}
