@@ -61,6 +61,7 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
     jobs = runner.run("evals-pr.yml")
     assert {name: [j.result for j in runs] for name, runs in jobs.items()} == {
         "fork-notice": ["skipped"],
+        "context": ["skipped"],
         "evals": ["skipped"],
         "verdict": ["skipped"],
         "publish": ["skipped"],
