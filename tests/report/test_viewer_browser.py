@@ -183,7 +183,7 @@ def test_the_viewer_lists_tasks_by_tier_and_shows_notion_edits_against_the_seed(
         line = section.locator(".tier-stats").text_content() or ""
         for label, rate in (("pass@1", "pass_at_1"), (f"pass@{k}", "pass_at_k"), (f"pass^{k}", "pass_pow_k")):
             assert f"{label} {round(stats[rate] * 100)}%" in line
-    assert summary["tiers"]["L3"]["pass_at_1"] < summary["tiers"]["L1"]["pass_at_1"]  # figures that differ
+    assert summary["tiers"]["L3"]["pass_at_1"] > summary["tiers"]["L1"]["pass_at_1"]  # figures that differ
 
     # criteria in rubric order, task by task as the run listed them: C2 before C10, not after it
     keys = page.locator("#criteria tr.criterion").evaluate_all("rs => rs.map(r => r.dataset.criterion)")

@@ -134,7 +134,8 @@ def test_tasks_are_grouped_by_tier_with_the_figures_of_the_report(full_project: 
         (task,) = group["tasks"]
         assert [data["trials"][i]["scenario"] for i in task["trials"]] == [task["name"]] * 2
     l3 = groups[2]["tasks"][0]
-    assert l3["pass_at_1"] == tiers["L3"]["pass_at_1"] < tiers["L1"]["pass_at_1"]  # the tiers differ
+    # the tiers differ: board-move loses its collateral-write point for the page the test's copy adds
+    assert l3["pass_at_1"] == tiers["L3"]["pass_at_1"] > tiers["L1"]["pass_at_1"]
 
     # the new page shows as new, its paragraph as added
     board = data["trials"][groups[0]["tasks"][0]["trials"][0]]

@@ -1,10 +1,11 @@
 """Runs the viewer tests read: one task per tier, and a Notion page the agent creates.
 
 `tiered_run` runs board-move (L1), trial-run (L2) and Nightshift (L3) offline with their own replays
-(`--agent auto`, two trials each): Nightshift's published runs score differently from each other, the
-other two full marks, so the tiers' pass rates differ. Board-move's reference gains, in the test's
-copy of the project, two steps that create a page under the sprint board and write a paragraph on
-it (replays are not part of the eval definition, so the baseline still compares).
+(`--agent auto`, two trials each): Nightshift's published runs score differently from each other and
+trial-run full marks. Board-move's reference gains, in the test's copy of the project, two steps that
+create a page under the sprint board and write a paragraph on it (replays are not part of the eval
+definition, so the baseline still compares): a page the task did not ask for, so board-move loses its
+collateral-write part and fails both trials, and the tiers' pass rates differ.
 """
 
 from __future__ import annotations
