@@ -41,21 +41,30 @@ def base(tmp_path: Path) -> Path:
     return dest
 
 
-def labelled(tmp: Path, github: FakeGitHubPR, base: Path) -> Runner:
-    github.label(2, "run-evals")
-    event: dict[str, Any] = json.loads(LABELED.read_text(encoding="utf-8"))
-    event["label"]["name"] = "run-evals"
+def _runner(
+    tmp: Path, event_name: str, event: dict[str, Any], github: FakeGitHubPR, base: Path, **extra: Any
+) -> Runner:
+    """The emulator on this repository's workflows, against the fake GitHub, with no model key."""
     runner = Runner(
         tmp,
-        "pull_request_target",
+        event_name,
         event,
         REPO,
         api_url=github.url,
         vars=VARS,
         secrets={"ANTHROPIC_API_KEY": ""},
         project=base,
+        **extra,
     )
     runner.token = TOKEN
+    return runner
+
+
+def labelled(tmp: Path, github: FakeGitHubPR, base: Path) -> Runner:
+    github.label(2, "run-evals")
+    event: dict[str, Any] = json.loads(LABELED.read_text(encoding="utf-8"))
+    event["label"]["name"] = "run-evals"
+    runner = _runner(tmp, "pull_request_target", event, github, base)
     runner.run("evals-pr.yml")
     return runner
 
@@ -68,19 +77,9 @@ def commented(
     event["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
     event["comment"]["body"] = "/evals continue"
     event["comment"]["user"]["login"] = login
-    runner = Runner(
-        tmp,
-        "issue_comment",
-        event,
-        REPO,
-        api_url=github.url,
-        vars=VARS,
-        secrets={"ANTHROPIC_API_KEY": ""},
-        project=base,
-        run_id="4343",
-        earlier={"4242": earlier.artifacts},
+    runner = _runner(
+        tmp, "issue_comment", event, github, base, run_id="4343", earlier={"4242": earlier.artifacts}
     )
-    runner.token = TOKEN
     runner.head_sha = github.heads.get(2, HEAD_SHA)  # the PR head `context` names (not in the payload)
     return runner.run("evals-pr.yml")
 
