@@ -9,7 +9,7 @@ run made with `--agent claude` must still be comparable there.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,7 @@ from evals.gate.baseline import Baseline, load_baseline
 from evals.gate.compare import Comparison, Settings, compare
 from evals.gate.fingerprint import fingerprint
 from evals.gate.part_fingerprint import part_fingerprints
+from evals.gate.sequential import continued
 from evals.gate.summary import Summary, build_summary
 from evals.gate.verdict import budget_notice, verdict
 from evals.grade.judge import load_prompt
@@ -98,6 +99,15 @@ class EvalDefinition:
     baseline: Baseline | None
     baseline_path: Path
     pricing: Pricing
+
+    def continued(self, continuations: int) -> EvalDefinition:
+        """This definition for a run continued `continuations` times after an inconclusive verdict:
+        the same rubrics and baseline, the gate's schedule extended and its lines held to the interim
+        line (evals/gate/sequential.py: `continued`)."""
+        if continuations <= 0:
+            return self
+        gate = continued(self.config.gate, continuations)
+        return replace(self, config=self.config.model_copy(update={"gate": gate}))
 
     @property
     def settings(self) -> Settings:

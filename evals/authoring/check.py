@@ -43,13 +43,14 @@ def check_scenario(project: Path, config: Config, name: str, instance_seed: int 
     from evals.definition import load_scenarios
     from evals.grade.judge import make_judge
     from evals.grade.labels import load_labels
+    from evals.scenario.params import check_parameters_used
 
     loaded = load_scenarios(project, config, [name], instance_seed, with_judge=False)[name]
     labels = load_labels(loaded.folder)
     loaded.planned_judge = make_judge(config.judge, project, labels, api_key_present=False)
     _validate_labels(loaded, labels)
     fixtures = _load_replays(loaded)
-    _check_parameters_used(loaded)
+    check_parameters_used(loaded.folder)  # once every file has parsed (params.py says why)
     report = CheckReport(name)
     rubric = loaded.rubric
     scenario = loaded.scenario
@@ -72,17 +73,6 @@ def check_scenario(project: Path, config: Config, name: str, instance_seed: int 
     for replay, fixture in fixtures.items():
         _judge_replay(report, loaded, replay, fixture, grades[replay])
     return report
-
-
-def _check_parameters_used(loaded: LoadedScenario) -> None:
-    """Every declared parameter is used by some file (after every file has parsed: see params.py)."""
-    from evals.core.loading import read_data
-    from evals.scenario.params import check_parameters_used, mask, parse_parameters
-
-    meta_path = ScenarioFolder(loaded.folder).meta
-    template = read_data(meta_path, mask)
-    raw = template.get("parameters") if isinstance(template, dict) else None
-    check_parameters_used(loaded.folder, parse_parameters(raw, meta_path), meta_path)
 
 
 def _validate_labels(loaded: LoadedScenario, labels: dict[tuple[str, str], Label]) -> None:

@@ -55,11 +55,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     gate.set_defaults(handler=handle_gate)
     suite = inner.add_parser(
         "suite",
-        help="the gate on a tiered suite, each task paired with its baseline, next to Nightshift alone",
+        help="the gate on the committed smoke and full suites, trials allocated by measured noise",
     )
     add_simulation(suite, runs=500)
     suite.add_argument(
-        "--start-trials", type=int, default=1, help="trials per task a PR starts with (default 1)"
+        "--start-trials", type=int, help="k a noisy task starts with (default: {evals.yaml:trials})"
+    )
+    suite.add_argument(
+        "--suite",
+        action="append",
+        choices=["smoke", "full"],
+        help="which committed suite to simulate (repeatable; default both)",
+    )
+    suite.add_argument(
+        "--no-allocate",
+        action="store_true",
+        help="every task starts at k and is topped up at every look (the rule before #30), for comparison",
+    )
+    suite.add_argument(
+        "--every-task-noisy",
+        action="store_true",
+        help="the #18 stress shape instead: 24 tasks, each point passing 75%% of the time, none quiet",
     )
     suite.set_defaults(handler=handle_suite)
     speed = inner.add_parser(
@@ -108,28 +124,43 @@ def handle_gate(args: argparse.Namespace) -> ExitCode:
 
 
 def handle_suite(args: argparse.Namespace) -> ExitCode:
-    """Exit 0 when the suite meets every goal it prints (false alarms, detection, model calls), 1
-    when one is missed, as `bench gate` does: a missed goal is the gate's own regression."""
+    """Exit 0 when every simulated suite meets every goal it prints (false alarms, detection, model
+    calls per verdict), 1 when one is missed, as `bench gate` does: a missed goal is the gate's own
+    regression."""
     need_numpy()
-    from evals.gate.simulate import SimulatedTask, run_bench
-    from evals.gate.simulate_suite import format_suite, run_suite_bench, suite_goals, tiered_suite
-
-    config, _ = load_project(args.config)
-    if args.runs < 1 or args.start_trials < 1:
-        raise BadInputError("--runs and --start-trials must be at least 1")
-    outcomes = run_suite_bench(config.gate, runs=args.runs, seed=args.seed, start_trials=args.start_trials)
-    alone = run_bench(
-        SimulatedTask(start_trials=config.trials),
-        config.threshold,
-        config.gate,
-        runs=args.runs,
-        seed=args.seed,
-        cases_run=("no change", "drop 3"),
+    from evals.gate.simulate_suite import (
+        CALLS_GOAL,
+        format_suite,
+        run_suite_bench,
+        suite_goals,
+        suite_shape,
+        tiered_suite,
     )
-    calls = next(t.calls_per_trial for t in tiered_suite() if t.name == "nightshift")
-    nightshift = {case: alone.outcomes[case].mean_trials * calls for case in ("no change", "drop 3")}
-    print(format_suite(outcomes, nightshift))
-    met = all(suite_goals(outcomes, nightshift).values())
+
+    config, root = load_project(args.config)
+    start = config.trials if args.start_trials is None else args.start_trials
+    if args.runs < 1 or start < 1:
+        raise BadInputError("--runs and --start-trials must be at least 1")
+    met = True
+    for name in args.suite or ["smoke", "full"]:
+        if name not in config.suites:
+            raise BadInputError(f"--suite {name}: evals.yaml has no suite of that name")
+        shape = tiered_suite() if args.every_task_noisy else suite_shape(root, config, config.suites[name])
+        outcomes = run_suite_bench(
+            config.gate,
+            shape,
+            runs=args.runs,
+            seed=args.seed,
+            start_trials=start,
+            allocate=not args.no_allocate,
+        )
+        rule = "every task at k" if args.no_allocate else "trials by measured noise"
+        label = (
+            f"{name} suite ({rule}; {args.runs} PRs per case, seed {args.seed}, "
+            f"noisy tasks start at k={start})"
+        )
+        print(format_suite(label, shape, outcomes, CALLS_GOAL[name]))
+        met = met and all(suite_goals(outcomes, CALLS_GOAL[name]).values())
     return ExitCode.PASS if met else ExitCode.REGRESSION
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from evals.core.errors import BadInputError, ExitCode
 
+API_URL = "https://api.github.com"
 REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 
 
@@ -100,13 +101,16 @@ def _outputs(lines: list[str]) -> None:
 
 
 def handle_context(args: argparse.Namespace) -> ExitCode:
-    from evals.github.event import check, read_pull_request_event
+    from evals.github.event import check, read_payload, read_pull_request_event
 
     path = args.event or (
         Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
     )
     if path is None:
         raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
+    data = read_payload(path)
+    if "comment" in data and "issue" in data:
+        return continue_context(data, path)
     ctx = read_pull_request_event(path)
     check(
         ctx,
@@ -115,6 +119,29 @@ def handle_context(args: argparse.Namespace) -> ExitCode:
         require_default_base=args.require_default_base,
     )
     _outputs([f"{key}={value}" for key, value in ctx.outputs().items()])
+    return ExitCode.PASS
+
+
+def continue_context(data: dict[str, object], path: Path) -> ExitCode:
+    """An `issue_comment` event: a `/evals continue` comment, checked against the PR, its author and
+    the last verdict (evals/github/continuation.py); a refusal is exit 2 with the reason shown."""
+    from evals.core.untrusted import console_line
+    from evals.github.continuation import Refused, continue_context, read_comment_event
+    from evals.github.pr_gate import expected_scenarios
+    from evals.report.job_summary import append_job_summary
+
+    event = read_comment_event(data, path)
+    root = Path.cwd()
+    try:
+        found = continue_context(
+            event, root, expected_scenarios(root), _token(), os.environ.get("GITHUB_API_URL") or API_URL
+        )
+    except Refused as exc:
+        reason = console_line(str(exc))
+        print(f"::error title=Agent evals - not continued::{reason}")
+        append_job_summary(f"## Agent evals: `/evals continue` refused\n\n{reason}\n")
+        raise
+    _outputs([f"{key}={value}" for key, value in found.outputs().items()])
     return ExitCode.PASS
 
 

@@ -84,6 +84,15 @@ def _add_where(parser: argparse.ArgumentParser) -> None:
         help="finish an interrupted run (an existing run directory): run only its missing or errored "
         "trials, with its own settings",
     )
+    parser.add_argument(
+        "--continue",
+        dest="continue_run",
+        type=Path,
+        metavar="DIR",
+        help="continue an inconclusive run: more trials in the same run and the same sequential test "
+        "(up to gate.max_trials more per scenario; a regression only past gate.interim_confidence), "
+        "with --budget-usd (default budget.usd) more to spend; never a fresh start",
+    )
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
@@ -92,7 +101,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
     if args.concurrency is not None and args.concurrency < 1:
         raise BadInputError("--concurrency must be at least 1")
-    if args.resume is not None:
+    if args.resume is not None or args.continue_run is not None:
         return resume(args)
     config, project = load_project(args.config)
     if args.suite is not None and args.scenario:
@@ -113,7 +122,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
 
 def resume(args: argparse.Namespace) -> ExitCode:
-    """`--resume DIR` takes the run's own settings: any flag that would change them is refused."""
+    """`--resume DIR` and `--continue DIR` take the run's own settings: any flag that would change
+    them is refused (`--continue` takes a `--budget-usd` for what it may spend more)."""
     from evals.records.rundir import RunDir
     from evals.run import session
 
@@ -128,7 +138,18 @@ def resume(args: argparse.Namespace) -> ExitCode:
     clashing = [flag for flag, value in given.items() if value is not None]
     if args.trial_slice:
         clashing.append("--trial-slice")
+    flag = "--resume" if args.continue_run is None else "--continue"
+    if args.resume is not None and args.continue_run is not None:
+        clashing.append("--resume")
+    if args.budget_usd is not None and args.continue_run is None:
+        clashing.append("--budget-usd")
     if clashing:
-        raise BadInputError(f"--resume reuses the run's own settings; drop {', '.join(clashing)}")
+        raise BadInputError(f"{flag} reuses the run's own settings; drop {', '.join(clashing)}")
     config, project = load_project(args.config)
+    if args.continue_run is not None:
+        if args.budget_usd is not None and args.budget_usd <= 0:
+            raise BadInputError("--budget-usd must be more than 0")
+        return session.continue_run(
+            RunDir(args.continue_run), project, config, args.baseline, args.concurrency, args.budget_usd
+        )
     return session.resume(RunDir(args.resume), project, config, args.baseline, args.concurrency)

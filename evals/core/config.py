@@ -58,6 +58,11 @@ class GateConfig(FrozenModel):
         default=0.6, gt=0, lt=1, description="an interim look passes when this interval is above −threshold"
     )
     max_trials: int = Field(default=15, ge=0, le=1000, description="trial budget per scenario; 0 = never add")
+    allocate: bool = Field(
+        default=True,
+        description="a scenario whose score never varied in the baseline and history starts at one trial "
+        "and earns more only when a trial differs (evals/gate/allocate.py); not for replays",
+    )
     min_trials: int = Field(
         default=6, ge=1, le=1000, description="the second look: an undecided run grows to this k"
     )

@@ -76,3 +76,26 @@ def no_more_needed(estimate: Estimate, deterministic: bool) -> str | None:
     if own_spread(estimate) is False:
         return "the run's trials have no spread"
     return None
+
+
+def continued(gate: GateConfig, continuations: int) -> GateConfig:
+    """The schedule and lines of a run continued `continuations` times after an inconclusive verdict
+    (`evals run --continue`, a maintainer's `/evals continue` on a PR).
+
+    The same sequential test goes on, never a fresh one: every look already made stays counted, and
+    each continuation adds `max_trials` more trials per scenario to the schedule. An inconclusive
+    verdict has already spent the last look's share of the false-alarm rate (its `confidence` line),
+    so every look of a continuation, its last included, calls a regression only past the interim
+    line (`interim_confidence`, 99.8 %): a continuation spends almost none of the rate, where a fresh
+    run (labelling again until green) spends it all again. It passes as an interim look does, or when
+    the drop is within the threshold at its last look."""
+    if continuations <= 0:
+        return gate
+    return gate.model_copy(
+        update={
+            "max_trials": gate.max_trials * (1 + continuations),
+            "confidence": max(gate.confidence, gate.interim_confidence),
+            # a guard, likewise, falls only past its interim line (one-sided, evals/gate/guards.py)
+            "guard_alpha": min(gate.guard_alpha, (1 - gate.interim_confidence) / 2),
+        }
+    )

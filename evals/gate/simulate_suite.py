@@ -1,68 +1,165 @@
-"""Simulation of the gate on a tiered suite, each task paired with itself in the baseline.
+"""Simulation of the gate on the committed suites, each task paired with itself in the baseline, trials
+allocated by measured noise (evals/gate/allocate.py).
 
-The question (issue #18): do many short, independent tasks detect a drop with fewer model calls
-than repeating Nightshift alone? Each task is one cluster of the live estimate (evals/gate/stats.py):
-its run trials against its own baseline trials, variances summed across tasks, so the spread
-between an easy and a hard task never poses as noise. The verdict goes through the live rule
-(`gate.extra_trials` at each look, then `gate.decide_all`), as `bench gate` does for one task.
+The question (issues #18, #30): what does a verdict on the PR (smoke) suite and on the full suite cost
+in model calls, and does the gate keep its error rates when most tasks run a single trial? Each task
+is one cluster of the live estimate (evals/gate/stats.py); the verdict goes through the live rule
+(`allocate.start_trials`, `allocate.catch_up` and `gate.extra_trials` at each look, `allocate.top_up`,
+then `gate.decide_all`), as `evals run` does.
 
-The synthetic suite has the committed suite's shape: L1 tasks of 2 points (about 8 model calls a
-trial), L2 tasks of 6 points (20 calls), L3 tasks of 11 points (30 calls) and Nightshift (25 points,
-40 calls). Each point of a trial passes independently with probability 0.75 (a Nightshift trial's
-spread is then about 2 points, as the seed's runs). A true drop of 12 % of the suite's points (a
-3-point-on-25 equivalent) lowers every point's chance by 0.12. The threshold is the same share of
-the total as 1.5 of 25 (6 %). Model calls per verdict count every trial of every task.
+The suite's shape is the committed one (`suite_shape`): each task's points from its rubric, its
+model calls per trial from the committed baseline's turns (a replay's calls stand for the agent's
+turns) plus one judge call per judged part, and its score distribution *as measured* in the
+committed baseline and the nightly history:
+- a task whose measured trials vary: round(N(mean, sd²)) clipped to its points, sd as measured
+  (Nightshift: 16, 19, 20 → mean 18.3, sd 1.9);
+- a task whose measured trials never varied (every L1 and L2 task of the committed baseline): each of
+  its points passes independently with probability mean/points (1.0 at full marks), so it never varies
+  until its agent changes;
+- a task with no measurement (the full suite's tasks beyond the smoke suite's baseline) takes the
+  model of its tier's measured tasks when they agree (all quiet at full marks: quiet at full marks),
+  else each point passes with probability 0.75 (noisy), at the tier's usual calls per trial.
+A fresh baseline of the committed k per task (6 for a task never blessed) is drawn per simulated PR,
+and a task is quiet only if that draw (with the history) never varied, as live.
+
+A true drop of 12 % of the suite's points lowers each task's mean by 12 % of its points (a quiet
+task's per-point chance by 0.12). The threshold is the same share of the total as 1.5 of 25 (6 %).
+Model calls per verdict count every trial of every task.
 """
 
 from __future__ import annotations
 
+import statistics
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from evals.core.config import GateConfig, Threshold
+from evals.core.config import Config, GateConfig, Threshold
+from evals.gate.allocate import Noise, active, catch_up, measure, start_trials, top_up
 from evals.gate.stats import Estimate, cluster
 from evals.gate.verdict import Decision, decide_all, extra_trials
 
 if TYPE_CHECKING:
     import numpy as np
 
-PASS_RATE = 0.75
+UNMEASURED_RATE = 0.75  # a point's chance in a task nobody measured (the old shared assumption)
 DROP_SHARE = 0.12  # 3 points of 25
 THRESHOLD_SHARE = 0.06  # 1.5 points of 25
 SUITE_DETECTION_GOAL = 0.90
 FALSE_ALARM_GOAL = 0.05
+CALLS_GOAL = {"smoke": 400, "full": 900}  # mean model calls per verdict (issue #30)
+TIER_CALLS = {"L1": 8, "L2": 20, "L3": 30}  # calls per trial of a task without a measured baseline
+NEVER_BLESSED_K = 6  # the nightly's k: a task without a baseline entry is blessed with it
 
 
 @dataclass(frozen=True)
 class Task:
+    """One task of the simulated suite: its size, its cost, and its measured score distribution."""
+
     name: str
     points: int
     calls_per_trial: int
+    mean: float
+    sd: float  # > 0: clipped normal; 0: each point passes with probability mean / points
+    baseline_trials: int
+    tier: str = "L1"
+    measured: bool = True
+
+    @property
+    def quiet(self) -> bool:
+        return self.sd == 0
 
 
-def tiered_suite() -> list[Task]:
-    """The committed full suite's shape: 11 L1, 9 L2, 3 small L3 tasks and Nightshift."""
+def tiered_suite(rate: float = UNMEASURED_RATE) -> list[Task]:
+    """The full suite's tier shape with every task noisy at `rate` a point (the #18 stress model,
+    where no task is quiet): 11 L1, 9 L2, 3 small L3 tasks and Nightshift."""
+
+    def noisy(name: str, points: int, calls: int, tier: str) -> Task:
+        sd = (points * rate * (1 - rate)) ** 0.5
+        return Task(name, points, calls, rate * points, sd, 6, tier, measured=False)
+
     return (
-        [Task(f"l1-{i}", 2, 8) for i in range(11)]
-        + [Task(f"l2-{i}", 6, 20) for i in range(9)]
-        + [Task(f"l3-{i}", 11, 30) for i in range(3)]
-        + [Task("nightshift", 25, 40)]
+        [noisy(f"l1-{i}", 2, 8, "L1") for i in range(11)]
+        + [noisy(f"l2-{i}", 6, 20, "L2") for i in range(9)]
+        + [noisy(f"l3-{i}", 11, 30, "L3") for i in range(3)]
+        + [noisy("nightshift", 25, 40, "L3")]
     )
+
+
+def suite_shape(root: Path, config: Config, names: list[str]) -> list[Task]:
+    """The committed suite `names`: points and tier from each scenario, spread and calls from the
+    committed baseline and its nightly history (baseline/history.jsonl beside it, when there is one)."""
+    from evals.core.jsonio import read_jsonl
+    from evals.gate.allocate import history_scores
+    from evals.gate.baseline import load_baseline
+    from evals.grade.rubric import load_rubric
+    from evals.scenario.load import load_scenario
+
+    folder = root / config.scenarios_dir
+    path = root / config.baseline
+    baseline = load_baseline(path)
+    history_file = path.parent / "history.jsonl"
+    history = list(read_jsonl(history_file)) if history_file.is_file() else []
+    measured: dict[str, Task] = {}
+    shapes: list[tuple[str, int, str, int]] = []
+    for name in names:
+        rubric = load_rubric(folder / name)
+        tier = str(load_scenario(folder, name).task_tier())
+        judged = sum(1 for _, part in rubric.parts() if part.judge is not None)
+        shapes.append((name, rubric.max_points, tier, judged))
+        entry = baseline.scenarios.get(name) if baseline else None
+        if entry is None or not entry.trials:
+            continue
+        noise = measure(name, [t.total for t in entry.trials], history_scores(history, name))
+        turns = entry.usage.turns_mean if entry.usage and entry.usage.turns_mean else TIER_CALLS[tier]
+        sd = 0.0 if noise.quiet else statistics.stdev(noise.scores) if len(noise.scores) > 1 else 0.0
+        if not noise.quiet and sd == 0:  # one trial: nothing measured, the tier decides below
+            continue
+        measured[name] = Task(
+            name,
+            rubric.max_points,
+            round(turns) + judged,
+            statistics.fmean(noise.scores),
+            sd,
+            entry.k,
+            tier,
+        )
+    out = []
+    for name, points, tier, judged in shapes:
+        if name in measured:
+            out.append(measured[name])
+            continue
+        peers = [t for t in measured.values() if t.tier == tier]
+        full_quiet = bool(peers) and all(t.quiet and t.mean == t.points for t in peers)
+        rate = 1.0 if full_quiet else UNMEASURED_RATE
+        sd = 0.0 if full_quiet else (points * rate * (1 - rate)) ** 0.5
+        calls = TIER_CALLS[tier] + judged
+        out.append(Task(name, points, calls, rate * points, sd, NEVER_BLESSED_K, tier, measured=False))
+    return out
 
 
 @dataclass(frozen=True)
 class SuiteOutcome:
     verdicts: dict[str, float]
-    mean_trials: float
+    mean_trials: float  # trials per task, over tasks and PRs
     mean_calls: float
 
     def rate(self, verdict: Decision) -> float:
         return self.verdicts.get(verdict, 0.0)
 
 
-def _scores(rng: np.random.Generator, task: Task, rate: float, n: int) -> list[float]:
-    return [float(x) for x in rng.binomial(task.points, rate, n)]
+def _scores(rng: np.random.Generator, task: Task, drop: float, n: int) -> list[float]:
+    """`n` trial totals of `task` whose points fell by `drop` of their count."""
+    import numpy as np
+
+    if n <= 0:
+        return []
+    if task.quiet:
+        rate = min(1.0, max(0.0, task.mean / task.points - drop))
+        return [float(x) for x in rng.binomial(task.points, rate, n)]
+    mean = task.mean - drop * task.points
+    return [float(x) for x in np.clip(np.rint(rng.normal(mean, task.sd, n)), 0, task.points)]
 
 
 def simulate_suite_pr(
@@ -70,79 +167,101 @@ def simulate_suite_pr(
     suite: list[Task],
     drop: float,
     gate: GateConfig,
-    start_trials: int,
-    baseline_trials: int,
+    start_k: int,
+    allocate: bool = True,
 ) -> tuple[Decision, int, int]:
-    """One PR over the whole suite through the live rule: verdict, trials per task, model calls."""
+    """One PR over the whole suite through the live rule: verdict, trials in all, model calls."""
     total = sum(t.points for t in suite)
     allowed = Threshold(percent=THRESHOLD_SHARE * 100).allowed_drop(total)
-    base = {t.name: _scores(rng, t, PASS_RATE, baseline_trials) for t in suite}
-    run = {t.name: _scores(rng, t, PASS_RATE - drop, start_trials) for t in suite}
+    by_name = {t.name: t for t in suite}
+    base = {t.name: _scores(rng, t, 0.0, t.baseline_trials) for t in suite}
+    noise: dict[str, Noise] = {n: measure(n, scores) for n, scores in base.items()} if allocate else {}
+    ks = start_trials(noise, by_name, start_k)
+    run = {n: _scores(rng, by_name[n], drop, k) for n, k in ks.items()}
+    k = start_k
     while True:
+        for n, more in catch_up(noise, run, k).items():
+            run[n] += _scores(rng, by_name[n], drop, more)
         estimate = Estimate(
             tuple(
-                cluster(t.name, run[t.name], base[t.name], gate.prior_sd_percent / 100 * t.points)
-                for t in suite
+                cluster(n, run[n], base[n], gate.prior_sd_percent / 100 * by_name[n].points) for n in by_name
             )
         )
-        k = len(run[suite[0].name])
-        extra = extra_trials(estimate, k, allowed, gate)
+        extra = extra_trials(estimate, k, allowed, gate) if active(noise, run) else 0
         if extra == 0:
-            calls = k * sum(t.calls_per_trial for t in suite)
-            return decide_all(estimate, allowed, gate.confidence), k, calls
-        for t in suite:
-            run[t.name] += _scores(rng, t, PASS_RATE - drop, extra)
+            trials = sum(len(scores) for scores in run.values())
+            calls = sum(len(run[n]) * by_name[n].calls_per_trial for n in by_name)
+            return decide_all(estimate, allowed, gate.confidence), trials, calls
+        for n, more in top_up(noise, run, extra).items():
+            run[n] += _scores(rng, by_name[n], drop, more)
+        k += extra
 
 
 def run_suite_bench(
-    gate: GateConfig, runs: int = 500, seed: int = 0, start_trials: int = 1, baseline_trials: int = 6
+    gate: GateConfig,
+    suite: list[Task] | None = None,
+    runs: int = 500,
+    seed: int = 0,
+    start_trials: int = 3,
+    allocate: bool = True,
 ) -> dict[str, SuiteOutcome]:
     """No change and a 12 % drop of the suite's points, `runs` simulated PRs each."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    suite = tiered_suite()
+    suite = suite if suite is not None else tiered_suite()
     out = {}
     for name, drop in (("no change", 0.0), ("drop 12%", DROP_SHARE)):
         counts: Counter[str] = Counter()
         trials = calls = 0
         for _ in range(runs):
-            verdict, k, c = simulate_suite_pr(rng, suite, drop, gate, start_trials, baseline_trials)
+            verdict, n, c = simulate_suite_pr(rng, suite, drop, gate, start_trials, allocate)
             counts[verdict] += 1
-            trials += k
+            trials += n
             calls += c
         out[name] = SuiteOutcome(
-            {v: n / runs for v, n in sorted(counts.items())}, trials / runs, calls / runs
+            {v: n / runs for v, n in sorted(counts.items())}, trials / runs / len(suite), calls / runs
         )
     return out
 
 
-def suite_goals(outcomes: dict[str, SuiteOutcome], nightshift_calls: dict[str, float]) -> dict[str, bool]:
+def suite_goals(outcomes: dict[str, SuiteOutcome], calls_goal: float) -> dict[str, bool]:
     """Each goal the suite bench prints, met or not: `bench suite` exits 1 when any is missed."""
     return {
         "false alarms": outcomes["no change"].rate("regression") <= FALSE_ALARM_GOAL,
         "detection": outcomes["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL,
-        "model calls": outcomes["drop 12%"].mean_calls <= nightshift_calls["drop 3"],
+        # the verdict a team pays for on most PRs: no true change (a 12 % drop's cost is printed too)
+        "model calls": outcomes["no change"].mean_calls <= calls_goal,
     }
 
 
-def format_suite(outcomes: dict[str, SuiteOutcome], nightshift_calls: dict[str, float]) -> str:
-    """The paired suite's figures next to Nightshift alone's (its mean trials × 40 calls)."""
-    suite = tiered_suite()
+def describe(suite: list[Task]) -> str:
+    """The suite's shape in one line: tasks, points, how many are quiet, noisy or unmeasured."""
+    quiet = sum(1 for t in suite if t.quiet)
+    unmeasured = sum(1 for t in suite if not t.measured)
+    calls = sum(t.calls_per_trial for t in suite)
+    return (
+        f"{len(suite)} tasks, {sum(t.points for t in suite)} points ({quiet} quiet, "
+        f"{len(suite) - quiet} noisy; {unmeasured} without a measured baseline); "
+        f"a trial of every task costs {calls} model calls"
+    )
+
+
+def format_suite(name: str, suite: list[Task], outcomes: dict[str, SuiteOutcome], calls_goal: float) -> str:
+    """One suite's figures against its goals."""
     ok = {True: "meets", False: "MISSES"}
-    fa, det = outcomes["no change"].rate("regression"), outcomes["drop 12%"].rate("regression")
+    goals = suite_goals(outcomes, calls_goal)
     quiet, dropped = outcomes["no change"], outcomes["drop 12%"]
-    cheaper = suite_goals(outcomes, nightshift_calls)["model calls"]
-    lines = [
-        f"Paired suite: {len(suite)} tasks, {sum(t.points for t in suite)} points, each task its own "
-        f"cluster; a trial of every task costs {sum(t.calls_per_trial for t in suite)} model calls",
-        f"  false alarms: {fa:.1%} (goal ≤ {FALSE_ALARM_GOAL:.0%}: {ok[fa <= FALSE_ALARM_GOAL]}); "
-        f"mean k {quiet.mean_trials:.1f}, {quiet.mean_calls:.0f} calls "
-        f"(Nightshift alone: {nightshift_calls['no change']:.0f})",
-        f"  detection of a 12% drop (3 of 25 equivalent): {det:.1%} "
-        f"(goal ≥ {SUITE_DETECTION_GOAL:.0%}: {ok[det >= SUITE_DETECTION_GOAL]}); "
-        f"mean k {dropped.mean_trials:.1f}, {dropped.mean_calls:.0f} calls "
-        f"(Nightshift alone, 3-point drop: {nightshift_calls['drop 3']:.0f})",
-        f"  model calls per verdict no more than Nightshift alone: {ok[cheaper]}",
-    ]
-    return "\n".join(lines)
+    fa, det = quiet.rate("regression"), dropped.rate("regression")
+    return "\n".join(
+        [
+            f"{name}: {describe(suite)}",
+            f"  false alarms: {fa:.1%} (goal ≤ {FALSE_ALARM_GOAL:.0%}: {ok[goals['false alarms']]}); "
+            f"mean trials per task {quiet.mean_trials:.2f}, {quiet.mean_calls:.0f} calls",
+            f"  detection of a 12% drop: {det:.1%} (goal ≥ {SUITE_DETECTION_GOAL:.0%}: "
+            f"{ok[goals['detection']]}); mean trials per task {dropped.mean_trials:.2f}, "
+            f"{dropped.mean_calls:.0f} calls",
+            f"  model calls per verdict of an unchanged PR ≤ {calls_goal:g}: {ok[goals['model calls']]} "
+            f"({quiet.mean_calls:.0f}; a PR with the 12% drop: {dropped.mean_calls:.0f}, no goal)",
+        ]
+    )

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
@@ -83,12 +84,20 @@ class PullRequestContext:
         }
 
 
-def read_pull_request_event(path: Path) -> PullRequestContext:
-    """Parse a `pull_request` payload file; a missing, corrupt or non-PR payload is bad input."""
+def read_payload(path: Path) -> dict[str, Any]:
+    """The event payload file as JSON; a missing or corrupt one is bad input."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise BadInputError(f"{path}: cannot read the event payload: {exc}") from exc
+    if not isinstance(data, dict):
+        raise BadInputError(f"{path}: the event payload is not a JSON object")
+    return data
+
+
+def read_pull_request_event(path: Path) -> PullRequestContext:
+    """Parse a `pull_request` payload file; a missing, corrupt or non-PR payload is bad input."""
+    data = read_payload(path)
     try:
         event = _PullRequestEvent.model_validate(data)
     except ValidationError as exc:

@@ -100,6 +100,39 @@ def error_report(rd: RunDir, reason: str) -> None:
     append_job_summary(text)
 
 
+CONTINUATIONS_ENV = "EVALS_CONTINUATIONS"  # set by the workflow from `evals github context`
+HEAD_ENV = "EVALS_HEAD_SHA"  # the labelled (or continued) head SHA, for the continuation's state line
+
+
+def trusted_continuations(meta_continued: list[str] | None) -> int:
+    """How often the run was continued, as the workflow's context step computed it from our own
+    comment (EVALS_CONTINUATIONS), never as the run's forgeable run.json says: a continued run is
+    held to the interim line, so a forged continuation would weaken the gate. They must agree."""
+    raw = os.environ.get(CONTINUATIONS_ENV, "").strip() or "0"
+    if not raw.isdigit():
+        raise BadInputError(f"{CONTINUATIONS_ENV}={raw!r}: expected a count")
+    claimed = len(meta_continued or [])
+    if claimed != int(raw):
+        raise BadInputError(
+            f"run.json records {claimed} continuation(s), the workflow {int(raw)}: the run is not the one "
+            "this workflow continued"
+        )
+    return int(raw)
+
+
+def leave_state(rd: RunDir, summary: Summary, root: Path, continuations: int) -> None:
+    """An inconclusive verdict in Actions leaves the state `/evals continue` needs in the report (a
+    hidden line, posted inside the sticky comment; evals/github/continuation.py)."""
+    from evals.github.continuation import RunState, ruler_digest
+
+    run_id, head = os.environ.get("GITHUB_RUN_ID", ""), os.environ.get(HEAD_ENV, "")
+    if summary.verdict != "inconclusive" or not run_id.isdigit() or not head:
+        return
+    state = RunState(run_id, rd.path.name, head, continuations, ruler_digest(root, expected_scenarios(root)))
+    report = rd.read_report() or ""
+    rd.write_report(f"{report.rstrip()}\n\n{state.line()}\n")
+
+
 def gate(run: Path, head: Path | None, root: Path) -> PrResult:
     """The PR's verdict, by this (base) checkout's definition, from the trials' records."""
     rd = RunDir(run)
@@ -110,10 +143,12 @@ def gate(run: Path, head: Path | None, root: Path) -> PrResult:
         record_changes(rd, changes)
         rd.forget_outputs()  # written where the agent ran: never read
         definition, meta = reopen(rd)
+        continuations = trusted_continuations(meta.continued)
         expect = expectation(root)  # the base's scenarios and trials, never the run's own word
         checked = checked_records(definition, rd, meta, expect)
         records = recheck(definition, rd, checked)  # layer 1 again, executing checks sandboxed
         summary = conclude(definition, rd, meta, expect, records)
+        leave_state(rd, summary, root, continuations)
     except (EvalError, OSError, ValueError) as exc:
         reason = str(exc)
         error_report(rd, reason)

@@ -90,6 +90,9 @@ class RunMeta(StrictModel):
     threshold: dict[str, float | None] = Field(default_factory=dict)
     trial_slice: str | None = None
     trials_started: int | None = None
+    # Trials a scenario plans when allocation by measured noise (evals/gate/allocate.py) gave it fewer
+    # than `trials`: a quiet task starts at one and earns more only when a trial differs.
+    scenario_trials: dict[ScenarioName, int] | None = None
     trials_budget: int | None = None
     budget_usd: float | None = None
     spent_usd: float | None = None
@@ -98,6 +101,9 @@ class RunMeta(StrictModel):
     # may lack a record (evals/records/validate.py); written only when the budget stopped the run.
     skipped: list[str] | None = None
     resumed: list[str] = Field(default_factory=list)
+    # When the run was continued after an inconclusive verdict (`run --continue`, `/evals continue`):
+    # each continuation extends the same sequential test (evals/gate/sequential.py: `continued`).
+    continued: list[str] | None = None
     merged_from: list[str] = Field(default_factory=list)
     # On a PR: eval-definition files the PR edits, listed in the report but not used for its verdict.
     definition_changes: list[str] | None = None

@@ -39,7 +39,12 @@ def slice_trials(spec: str, trials: int) -> list[int]:
     return block
 
 
-def planned_trials(meta: RunMeta) -> list[int]:
-    """The trial indices run.json plans for each of its scenarios (adaptive trials included: `trials`
-    grows with them)."""
-    return slice_trials(meta.trial_slice, meta.trials) if meta.trial_slice else list(range(meta.trials))
+def planned_trials(meta: RunMeta, scenario: str | None = None) -> list[int]:
+    """The trial indices run.json plans for `scenario` (None: for every scenario on `trials`;
+    adaptive trials included: `trials` grows with them). A scenario that allocation by measured
+    noise kept below `trials` plans `scenario_trials[scenario]` (never with a shard's slice)."""
+    if meta.trial_slice:
+        return slice_trials(meta.trial_slice, meta.trials)
+    if scenario is not None and meta.scenario_trials and scenario in meta.scenario_trials:
+        return list(range(meta.scenario_trials[scenario]))
+    return list(range(meta.trials))

@@ -198,7 +198,7 @@ def validate_run(
     listing what is wrong (file and line for each record)."""
     expect = expect or Expectation()
     problems = _plan_problems(meta, rd, expect)
-    planned = set(planned_trials(meta))
+    planned = {scenario: set(planned_trials(meta, scenario)) for scenario in meta.scenarios}
     skipped = set(meta.skipped or [])
     seen: dict[tuple[str, int], int] = {}
     records: dict[tuple[str, int], TrialRecord] = {}
@@ -215,8 +215,10 @@ def validate_run(
         seen[key], records[key] = n, record
         if record.scenario not in meta.scenarios or record.scenario not in rubrics:
             problems.append(f"{where}: scenario {record.scenario} is not one of the run's ({rd.meta_path})")
-        elif record.trial not in planned:
-            problems.append(f"{where}: not a planned trial (run.json plans {_describe(meta)})")
+        elif record.trial not in planned[record.scenario]:
+            problems.append(
+                f"{where}: not a planned trial (run.json plans {_describe(meta, record.scenario)})"
+            )
         elif name in skipped:
             problems.append(f"{where}: run.json lists it as skipped by the budget")
         else:
@@ -227,14 +229,20 @@ def validate_run(
     return [records[key] for key in sorted(records)]
 
 
-def _describe(meta: RunMeta) -> str:
+def _describe(meta: RunMeta, scenario: str | None = None) -> str:
     if meta.trial_slice:
         return f"slice {meta.trial_slice} of {meta.trials} trials"
+    if scenario is not None and meta.scenario_trials and scenario in meta.scenario_trials:
+        return f"trials 0..{meta.scenario_trials[scenario] - 1} of {scenario}, allocated by measured noise"
     return f"trials 0..{meta.trials - 1}"
 
 
 def _missing(
-    rd: RunDir, meta: RunMeta, planned: set[int], seen: dict[tuple[str, int], int], skipped: set[str]
+    rd: RunDir,
+    meta: RunMeta,
+    planned: dict[str, set[int]],
+    seen: dict[tuple[str, int], int],
+    skipped: set[str],
 ) -> list[str]:
     """Planned trials without a record, per scenario (a run that died, a scenario never run)."""
     if not seen:
@@ -245,13 +253,15 @@ def _missing(
     problems = []
     for scenario in meta.scenarios:
         lacking = [
-            t for t in sorted(planned) if (scenario, t) not in seen and f"{scenario}#{t}" not in skipped
+            t
+            for t in sorted(planned[scenario])
+            if (scenario, t) not in seen and f"{scenario}#{t}" not in skipped
         ]
         if lacking:
             shown = ", ".join(str(t) for t in lacking)
             problems.append(
                 f"{rd.results_path}: no record for {scenario} trial(s) {shown} of the planned "
-                f"{_describe(meta)}; finish the run with `evals run --resume {rd.path}`"
+                f"{_describe(meta, scenario)}; finish the run with `evals run --resume {rd.path}`"
             )
     return problems
 

@@ -160,11 +160,17 @@ def to_decide(summary: Summary, g: TotalComparison) -> str:
         "of agent time, one trial after another."
     )
     if g.decide_at > g.budget:
-        text += (
-            f" That is past the gate's budget of {g.budget} trials per scenario (`gate.max_trials`): "
-            f"run it with `--trials {g.decide_at}`."
-        )
-    return text
+        text += f" That is past the gate's budget of {g.budget} trials per scenario (`gate.max_trials`)."
+    return text + " " + CONTINUE
+
+
+CONTINUE = (
+    "**To go on with this same run** (its trials and looks kept, never a fresh start): a maintainer "
+    "comments `/evals continue` on the PR while its head is the one evaluated, or locally "
+    "`evals run --continue <run dir>`. Each continuation adds up to `gate.max_trials` trials per "
+    "scenario and calls a regression only past the interim line, so it spends almost none of the "
+    "false-alarm rate; labelling again starts a fresh run that spends it all again."
+)
 
 
 def violation_lines(summary: Summary, links: Links) -> list[str]:

@@ -34,7 +34,7 @@ def reopen(
     definition = load_definition(
         project, loaded, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
     )
-    return definition, meta
+    return definition.continued(len(meta.continued or [])), meta
 
 
 def write_outputs(rd: RunDir, summary: Summary) -> Path:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -25,6 +25,7 @@ from evals.core.errors import BadInputError, InfrastructureError
 from evals.core.redact import redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, LoadedScenario, load_definition
+from evals.gate.allocate import Noise, active, catch_up, history_scores, measure, start_trials, top_up
 from evals.gate.baseline import git_commit
 from evals.gate.fingerprint import agent_config_hash
 from evals.gate.verdict import extra_trials
@@ -49,6 +50,12 @@ class Plan:
     concurrency: int = 4
     backend: Backend = SandboxBackend()  # noqa: RUF009  (stateless)
     budget_usd: float | None = None
+    # Per scenario, when allocation by measured noise plans it fewer than `trials` (evals/gate/allocate.py)
+    scenario_trials: dict[str, int] = field(default_factory=dict)
+
+    def planned(self, name: str) -> int:
+        """Trials scenario `name` plans: its allocation, else the run's k."""
+        return self.scenario_trials.get(name, self.trials)
 
     @property
     def scenarios(self) -> dict[str, LoadedScenario]:
@@ -223,8 +230,11 @@ async def run_trials(
 
     With a `spend`, no trial starts once it has reached its limit: those are skipped (counted),
     trials already running finish."""
-    picked = range(p.trials) if indices is None else indices
-    jobs = [(loaded, p.agents[name], trial) for name, loaded in p.scenarios.items() for trial in picked]
+    jobs = [
+        (loaded, p.agents[name], trial)
+        for name, loaded in p.scenarios.items()
+        for trial in (range(p.planned(name)) if indices is None else indices)
+    ]
     done = {(r.scenario, r.trial) for r in rd.read_records() if r.status == "ok"}
     todo = [(loaded, choice, t) for loaded, choice, t in jobs if (loaded.scenario.name, t) not in done]
     limit = asyncio.Semaphore(
@@ -250,14 +260,50 @@ async def run_trials(
     await asyncio.gather(*(one(*job) for job in todo))
 
 
-def trials_to_add(p: Plan, rd: RunDir) -> int:
-    """The adaptive step: how many trials per scenario `run` adds before deciding (0: decide now)."""
+def noise_of(p: Plan) -> dict[str, Noise]:
+    """Each scenario's measured noise: its baseline trial totals and the nightly history's beside the
+    baseline (baseline/history.jsonl). Empty, so every scenario runs the run's k, for a deterministic
+    agent (replays cost nothing and repeat themselves) and with `gate.allocate` off."""
     d = p.definition
-    aggregates = d.aggregates(rd.read_records())
+    if p.deterministic or not d.config.gate.allocate or d.baseline is None:
+        return {}
+    from evals.core.jsonio import read_jsonl
+
+    history_file = d.baseline_path.parent / "history.jsonl"
+    history = list(read_jsonl(history_file)) if history_file.is_file() else []
+    return {
+        name: measure(name, [t.total for t in entry.trials], history_scores(history, name))
+        for name, entry in d.baseline.scenarios.items()
+        if name in p.scenarios and entry.trials
+    }
+
+
+def allocate(p: Plan) -> None:
+    """Before the first trial: a quiet scenario starts at one trial (the others at the run's k)."""
+    noise = noise_of(p)
+    p.scenario_trials = {n: k for n, k in start_trials(noise, p.scenarios, p.trials).items() if k < p.trials}
+
+
+def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
+    """The adaptive step: how many trials each scenario gets before deciding (empty: decide now).
+
+    A quiet scenario whose trial differed catches up with the run's k first, before any look
+    (evals/gate/allocate.py says why); then the look (`extra_trials`) asks for more or decides, and
+    its extra trials go to every scenario on the schedule, never to a quiet one that never differed."""
+    d = p.definition
+    records = rd.read_records()
+    aggregates = d.aggregates(records)
+    noise = noise_of(p) if p.scenario_trials else {}
+    run = {name: agg.total.per_trial for name, agg in aggregates.items()}
+    errored = {name: agg.errored for name, agg in aggregates.items() if agg.errored}
+    if noise and (up := catch_up(noise, run, p.trials, errored)):
+        return up
     comparison = d.compare(aggregates, d.fingerprint())
     if comparison.estimate is None or comparison.total is None:
-        return 0
-    return extra_trials(
+        return {}
+    if noise and not active(noise, run, set(errored)):
+        return {}
+    extra = extra_trials(
         comparison.estimate,
         p.trials,
         comparison.total.allowed_drop,
@@ -265,6 +311,9 @@ def trials_to_add(p: Plan, rd: RunDir) -> int:
         deterministic=p.deterministic,
         guards=comparison.guard_tests,
     )
+    if not noise:
+        return dict.fromkeys(p.scenarios, extra) if extra else {}
+    return top_up(noise, run, extra, set(errored))
 
 
 class TrialProgress:
@@ -324,6 +373,7 @@ def run_meta(p: Plan) -> RunMeta:
         agent=", ".join(sorted({c.label for c in p.agents.values()})),
         agent_spec=p.agent_spec,
         trials=p.trials,
+        scenario_trials=dict(p.scenario_trials) or None,
         scenarios=list(p.scenarios),
         commit=git_commit(d.root),
         started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -19,7 +19,7 @@ from evals.records.rundir import RunDir
 from evals.records.trials import slice_trials
 from evals.run.budget import AgentPricing, JudgePricing, Spend, estimate_lines, shape
 from evals.run.finish import finish
-from evals.run.runner import Plan, plan, progress_bar, run_meta, run_trials, trials_to_add
+from evals.run.runner import Plan, allocate, plan, progress_bar, run_meta, run_trials, trials_to_add
 
 
 def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
@@ -28,6 +28,8 @@ def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         finish_it = f", or finish that run with `evals run --resume {out}`" if rd.is_run() else ""
         raise BadInputError(f"--out {out}: already exists and is not empty; --out names a new run{finish_it}")
+    if not trial_slice:
+        allocate(p)  # a quiet scenario starts at one trial (evals/gate/allocate.py); never for a shard
     meta = run_meta(p)
     indices = slice_trials(trial_slice, p.trials) if trial_slice else None
     meta.trial_slice = trial_slice
@@ -92,17 +94,23 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
         asyncio.run(run_trials(p, rd, progress, indices, spend))
         # Adaptive trials: while the verdict is undecided, up to the next look (evals/gate/sequential.py),
         # at most gate.max_trials, never past the cost budget. Not for shards.
-        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)) > 0:
+        # A quiet scenario (evals/gate/allocate.py) gets trials only once one of its trials differed.
+        while indices is None and not spend.reached and (extra := trials_to_add(p, rd)):
             meta.trials_started = meta.trials_started or p.trials
-            p.trials += extra
+            grown = {name: p.planned(name) + more for name, more in extra.items()}
+            p.trials = max(p.trials, *grown.values())
+            p.scenario_trials = {
+                name: k for name in p.scenarios if (k := grown.get(name, p.planned(name))) < p.trials
+            }
             meta.trials = p.trials
+            meta.scenario_trials = dict(p.scenario_trials) or None
             meta.trials_budget = p.definition.config.gate.max_trials
             rd.write_meta(meta)
             asyncio.run(run_trials(p, rd, progress, spend=spend))
     meta.spent_usd = round(spend.spent, 6)
     if p.budget_usd is not None:
         meta.budget_usd = p.budget_usd
-        wanted_more = indices is None and spend.reached and trials_to_add(p, rd) > 0
+        wanted_more = indices is None and spend.reached and bool(trials_to_add(p, rd))
         meta.stopped_by_budget = True if (spend.skipped or wanted_more) else None
         # the planned trials that never started: the only ones the run may lack (records/validate.py)
         recorded = {f"{r.scenario}#{r.trial}" for r in rd.read_records()}
@@ -110,15 +118,11 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
     rd.write_meta(meta)
 
 
-def resume(
+def _reopen_plan(
     rd: RunDir, project: Path, config: Config, baseline: Path | None, concurrency: int | None
-) -> ExitCode:
-    """Rerun only what an interrupted run is missing, with the settings stored in its run.json.
-
-    Trials already in results.jsonl with status ok are kept; missing and infrastructure-errored ones
-    run again (a later line for the same trial wins). Refuses a directory that is not a run, and a run
-    whose agent has changed since, because mixing two agents' trials would score neither.
-    """
+) -> tuple[Plan, RunMeta]:
+    """A stored run's plan, from its own run.json, refused when its agent changed since: mixing two
+    agents' trials would score neither."""
     meta = rd.read_meta()
     rd.repair_results()
     p = plan(
@@ -133,6 +137,7 @@ def resume(
         budget_usd=meta.budget_usd,
         instance_seed=meta.instance_seed,
     )
+    p.scenario_trials = dict(meta.scenario_trials or {})
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):
         if getattr(meta, key) != getattr(now, key):
@@ -140,9 +145,74 @@ def resume(
                 f"{rd.path}: the agent changed since this run started "
                 f"({key}: {getattr(meta, key)} -> {getattr(now, key)}); start a new run instead"
             )
+    return p, meta
+
+
+def resume(
+    rd: RunDir, project: Path, config: Config, baseline: Path | None, concurrency: int | None
+) -> ExitCode:
+    """Rerun only what an interrupted run is missing, with the settings stored in its run.json.
+
+    Trials already in results.jsonl with status ok are kept; missing and infrastructure-errored ones
+    run again (a later line for the same trial wins). Refuses a directory that is not a run, and a run
+    whose agent has changed since, because mixing two agents' trials would score neither.
+    """
+    p, meta = _reopen_plan(rd, project, config, baseline, concurrency)
+    p.definition = p.definition.continued(len(meta.continued or []))
     indices = slice_trials(meta.trial_slice, p.trials) if meta.trial_slice else None
-    meta.resumed = [*meta.resumed, now.started]
+    meta.resumed = [*meta.resumed, run_meta(p).started]
     rd.write_meta(meta)
     print(f"Resuming {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {rd.path}", file=sys.stderr)
     run_to_verdict(p, rd, meta, indices)
+    return finish(p.definition, rd, meta)
+
+
+def continue_run(
+    rd: RunDir,
+    project: Path,
+    config: Config,
+    baseline: Path | None,
+    concurrency: int | None,
+    budget_usd: float | None = None,
+) -> ExitCode:
+    """More trials for an *inconclusive* run, in the same run and the same sequential test
+    (evals/gate/sequential.py: `continued`): its trials and looks stay counted, its schedule grows by
+    `gate.max_trials` per scenario, and every new look calls a regression only past the interim line,
+    so the continuation spends almost none of the false-alarm rate. Never a fresh start.
+
+    Refused for a run whose verdict (recomputed from its records) is anything but inconclusive, whose
+    agent changed since, which is a shard, or while trials of it are missing (resume it first). The
+    continuation has a cost budget of its own: `budget_usd` (else budget.usd) on top of what the run
+    has spent."""
+    from evals.run.finish import summarise
+
+    p, meta = _reopen_plan(rd, project, config, baseline, concurrency)
+    if meta.trial_slice or meta.merged_from:
+        raise BadInputError(f"{rd.path}: a shard or merged nightly run is not continued; start a new run")
+    if p.definition.config.gate.max_trials == 0:
+        raise BadInputError("gate.max_trials is 0: the gate adds no trials, so there is nothing to continue")
+    base = p.definition
+    decided = summarise(base.continued(len(meta.continued or [])), rd, meta).verdict
+    if decided != "inconclusive":
+        raise BadInputError(
+            f"{rd.path}: its verdict is {decided}; only an inconclusive run is continued "
+            "(a decided one is final, and a fresh run is `evals run`)"
+        )
+    spent = sum(r.metrics.total_cost_usd for r in rd.read_records())
+    allowance = budget_usd if budget_usd is not None else config.budget.usd
+    p.budget_usd = None if allowance is None else spent + allowance
+    meta.budget_usd = p.budget_usd
+    meta.stopped_by_budget = meta.skipped = None
+    meta.trials_started = meta.trials_started or meta.trials
+    meta.continued = [*(meta.continued or []), run_meta(p).started]
+    p.definition = base.continued(len(meta.continued or []))
+    meta.trials_budget = p.definition.config.gate.max_trials
+    rd.write_meta(meta)
+    print(
+        f"Continuing {', '.join(p.scenarios)} with {meta.agent} → {rd.path} (continuation "
+        f"{len(meta.continued)}: up to {meta.trials_budget} trials per scenario, a regression only "
+        f"past the {p.definition.config.gate.confidence:.1%} interval)",
+        file=sys.stderr,
+    )
+    run_to_verdict(p, rd, meta, None)
     return finish(p.definition, rd, meta)

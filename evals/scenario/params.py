@@ -192,24 +192,31 @@ def check_placeholders(folder: Path, specs: dict[str, ParamSpec]) -> set[str]:
     return used
 
 
-def check_parameters_used(folder: Path, specs: dict[str, ParamSpec], meta_path: Path) -> None:
+def check_parameters_used(folder: Path) -> None:
     """A parameter no file uses is bad input (a typo, or a value that varies without changing anything
     the task measures). An authoring check, run by `check-scenario` once every file has parsed, so a
     file broken mid-edit is named for what is wrong with it, not for the placeholders it lost."""
+    specs = declared(folder)
     unused = sorted(placeholder_names(specs) - check_placeholders(folder, specs))
     if unused:
+        meta_path = ScenarioFolder(folder).meta
         raise BadInputError(f"{meta_path}: parameters: never used in the task's files: {', '.join(unused)}")
+
+
+def declared(folder: Path) -> dict[str, ParamSpec]:
+    """The parameters scenario.yaml in `folder` declares (none when it has no scenario.yaml)."""
+    meta_path = ScenarioFolder(folder).meta
+    if not meta_path.is_file():
+        return {}
+    template = read_data(meta_path, mask)
+    raw = template.get("parameters") if isinstance(template, dict) else None
+    return parse_parameters(raw, meta_path)
 
 
 def instance_zero(folder: Path) -> Instance:
     """Instance 0 of the task in `folder` (empty when it has no scenario.yaml or no parameters): what
     a caller that names no instance (the `scenarios` listing, a test) reads the files as."""
-    meta_path = ScenarioFolder(folder).meta
-    if not meta_path.is_file():
-        return Instance()
-    template = read_data(meta_path, mask)
-    raw = template.get("parameters") if isinstance(template, dict) else None
-    return draw(parse_parameters(raw, meta_path), folder.name, None)
+    return draw(declared(folder), folder.name, None)
 
 
 def mask(text: str) -> str:

@@ -21,6 +21,7 @@ from evals.cli import main
 from evals.core.config import AgentLimits
 from evals.core.errors import BadInputError
 from evals.gate.fingerprint import agent_config_hash
+from tests.support.claude_runs import every_trial
 from tests.support.stubs.anthropic_stub import StubAnthropic
 from tests.support.stubs.reference_player import ReferencePlayer, flaky
 
@@ -114,6 +115,7 @@ def test_lowered_limits_cannot_turn_the_models_failures_into_excluded_errors(
     retries it, so both trials are graded."""
     set_floors(project, timeout_s=600, max_retries=2)
     set_agent(project, timeout_s=1, max_retries=0)
+    every_trial(project)
     out = project / "runs" / "floors"
     reply = flaky(ReferencePlayer(project / "scenario"), every=2)
     with StubAnthropic(default=reply) as stub:

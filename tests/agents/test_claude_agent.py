@@ -16,6 +16,7 @@ from evals.core.usage import Usage
 from tests.support.claude_runs import (
     RUN,
     agent_requests,
+    every_trial,
     read_json,
     results,
     scripted,
@@ -30,6 +31,7 @@ from tests.support.stubs.reference_player import ReferencePlayer, flaky, is_judg
 def test_a_correct_claude_run_completes_through_the_stub_and_scores_seven_of_seven(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    every_trial(project)
     out = project / "runs" / "claude"
     player = ReferencePlayer(project / "scenario")
     with StubAnthropic(default=player) as stub:
@@ -116,6 +118,7 @@ def test_the_transcript_holds_messages_tool_calls_usage_latency_cost_and_termina
 def test_with_a_fifth_of_responses_failing_with_429_529_or_500_every_trial_completes(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    every_trial(project)
     out = project / "runs" / "flaky"
     reply = flaky(ReferencePlayer(project / "scenario"), every=4)
     with StubAnthropic(default=reply) as stub:

@@ -62,6 +62,7 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
     assert {name: [j.result for j in runs] for name, runs in jobs.items()} == {
         "gate": ["success"],  # the caller: each called job decides on the label itself
         "fork-notice": ["skipped"],
+        "context": ["skipped"],
         "evals": ["skipped"],
         "verdict": ["skipped"],
         "publish": ["skipped"],

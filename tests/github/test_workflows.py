@@ -228,26 +228,39 @@ def checkouts(job: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 BASE = "${{ github.sha }}"
-HEAD = "${{ github.event.pull_request.head.sha }}"
+HEAD = "${{ needs.context.outputs.head_sha }}"  # the labelled head SHA, or the continued run's
 
 
 def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agent_from_the_head() -> None:
-    """pull_request_target: GitHub runs the default branch's workflow, so a PR cannot edit the gate."""
+    """pull_request_target (and issue_comment for `/evals continue`): GitHub runs the default
+    branch's workflow (the caller, and the reusable gate it names), so a PR cannot edit the gate. The
+    reusable gate's `context` job is the door every other job needs: the label from this repository
+    into the default branch, or a `/evals continue` comment on a PR (which `evals github context`
+    checks: write access, same head, same ruler); under any other caller trigger nothing runs."""
     workflow = load(FOLDER / "evals-pr.yml")
-    assert workflow["on"] == {"pull_request_target": {"types": ["labeled"]}}
+    assert workflow["on"] == {
+        "pull_request_target": {"types": ["labeled"]},
+        "issue_comment": {"types": ["created"]},
+    }
     jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
     same_repo = "github.event.pull_request.head.repo.full_name == github.repository"
     fork = "github.event.pull_request.head.repo.full_name != github.repository"
     default_base = "github.event.pull_request.base.ref == github.event.repository.default_branch"
-    assert same_repo in jobs["evals"]["if"] and "'run-evals'" in jobs["evals"]["if"]
-    assert default_base in jobs["evals"]["if"]
-    # the reusable gate refuses any caller but a pull_request_target one (github.sha is then the base)
-    assert jobs["evals"]["if"].startswith("github.event_name == 'pull_request_target' && ")
+    door = jobs["context"]["if"]
+    assert same_repo in door and "'run-evals'" in door and default_base in door
+    assert "startsWith(github.event.comment.body, '/evals continue')" in door
+    # the door names its two triggers: under any other (github.sha could be the PR's commit) it is shut
+    label_door, comment_door = door.split(" || ")
+    assert label_door.startswith("(github.event_name == 'pull_request_target' && ")
+    assert comment_door.startswith("(github.event_name == 'issue_comment' && ")
+    assert jobs["evals"]["needs"] == "context" and "if" not in jobs["evals"]  # only through the door
+    assert not reads_secrets(jobs["context"]) and "environment" not in jobs["context"]
+    assert jobs["context"]["permissions"] == {"contents": "read", "pull-requests": "read"}
     assert fork in jobs["fork-notice"]["if"] and "'run-evals'" in jobs["fork-notice"]["if"]
     assert jobs["fork-notice"]["permissions"] == {} and "environment" not in jobs["fork-notice"]
     assert not reads_secrets(jobs["fork-notice"])
     assert reads_secrets(jobs["evals"]) and not reads_secrets(jobs["verdict"])
-    assert jobs["evals"]["permissions"] == {"contents": "read"}
+    assert jobs["evals"]["permissions"] == {"contents": "read", "actions": "read"}  # the continued run
     assert jobs["verdict"]["permissions"] == {"contents": "read"}
     assert jobs["publish"]["permissions"] == {
         "contents": "read",
@@ -285,7 +298,7 @@ def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
     verdict, publish = jobs["verdict"]["steps"], jobs["publish"]
     download = next(s for s in verdict if str(s.get("uses", "")).startswith("actions/download-artifact@"))
     assert download["continue-on-error"] is True  # a missing artifact reaches the gate: `error`
-    assert publish["needs"] == ["evals", "verdict"] and "!cancelled()" in publish["if"]
+    assert publish["needs"] == ["context", "evals", "verdict"] and "!cancelled()" in publish["if"]
     assert "needs.verdict.result" not in publish["if"]  # a failed verdict job still gets its status
     names = [s.get("name") for s in publish["steps"]]
     post = publish["steps"][names.index("Post the agent-evals status on the head SHA")]

@@ -7,6 +7,7 @@ import yaml
 
 from evals.grade.evidence import evidence_hash, prepare
 from evals.scenario.load import load_scenario
+from evals.scenario.params import instance_zero
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
 from tests.support.paths import ROOT
@@ -38,7 +39,8 @@ def test_prose_and_numbers_a_grader_reads_are_kept() -> None:
 
 
 def test_the_rubric_asks_for_the_deployment_specs_own_placeholders() -> None:
-    rubric = yaml.safe_load((ROOT / "scenario" / "nightshift" / "rubric.yaml").read_text(encoding="utf-8"))
+    folder = ROOT / "scenario" / "nightshift"  # parameterised: the rubric parses once rendered
+    rubric = yaml.safe_load(instance_zero(folder).render((folder / "rubric.yaml").read_text("utf-8")))
     part = next(p for c in rubric["criteria"] for p in c["parts"] if p["id"] == "C5b")
     wanted = part["checks"][0]["with"]["variables"]
     spec = (ROOT / "scenario" / "nightshift" / "notion.yaml").read_text(encoding="utf-8")

@@ -157,6 +157,8 @@ class Expression:
             return re.sub(r"\{(\d+)\}", lambda m: as_text(args[1 + int(m[1])]), str(args[0]))
         if name == "fromJSON":
             return json.loads(str(args[0]))
+        if name == "startsWith":  # case-insensitive, as GitHub's
+            return as_text(args[0]).casefold().startswith(as_text(args[1]).casefold())
         if name in ("success", "failure", "always", "cancelled"):
             return {
                 "success": self.status["ok"],
@@ -250,6 +252,9 @@ class Runner:
     gate: Path = ROOT  # where a reusable workflow pinned as owner/repo/...@sha is read from
     jobs: dict[str, list[JobRun]] = field(default_factory=dict)
     called: list[str] = field(default_factory=list)  # the pinned reusable workflows a run called
+    # Earlier workflow runs' artifact stores by run id (download-artifact's `run-id`).
+    earlier: dict[str, Path] = field(default_factory=dict)
+    run_id: str = "4242"
 
     def __post_init__(self) -> None:
         self.artifacts = self.tmp / "artifacts"
@@ -275,7 +280,7 @@ class Runner:
             "event": self.event,
             "event_name": self.event_name,
             "repository": self.repository,
-            "run_id": "4242",
+            "run_id": self.run_id,
             "run_attempt": "1",
             "token": self.token,
             "api_url": self.api_url,
@@ -457,6 +462,7 @@ class Runner:
             "GITHUB_REPOSITORY": self.repository,
             "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
+            "GITHUB_RUN_ID": self.run_id,
             "GITHUB_API_URL": self.api_url,
             "GITHUB_WORKSPACE": str(workspace),
             "GITHUB_OUTPUT": str(output),
@@ -528,8 +534,13 @@ class Runner:
                 shutil.copytree(source, target)
         elif action == "actions/download-artifact":
             dest = workspace / with_.get("path", ".")
+            store = self.artifacts
+            if with_.get("run-id"):  # another workflow run's artifact: needs its token (actions: read)
+                if with_["run-id"] not in self.earlier or not with_.get("github-token"):
+                    return StepLog(label, skipped=False, returncode=1, stderr=f"no run {with_['run-id']}\n")
+                store = self.earlier[with_["run-id"]]
             if with_.get("name"):
-                source = self.artifacts / with_["name"]
+                source = store / with_["name"]
                 if not source.is_dir():
                     return StepLog(label, skipped=False, returncode=1, stderr=f"no artifact {source.name}\n")
                 shutil.copytree(source, dest, dirs_exist_ok=True)

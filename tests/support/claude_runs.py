@@ -28,6 +28,15 @@ def set_agent(project: Path, **changes: Any) -> None:
     path.write_text(yaml.safe_dump(data))
 
 
+def every_trial(project: Path) -> None:
+    """Run every trial asked for: allocation by measured noise (`gate.allocate`) would start trial-run,
+    quiet in the committed baseline, at one trial, and these tests are about the loop over k trials."""
+    path = project / "evals.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["gate"]["allocate"] = False
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+
+
 def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 

@@ -279,14 +279,13 @@ def set_constant(files: dict[str, str], path: str, name: str, value: float) -> d
     if current.ok and isinstance(current.value, NUMBERS) and current.value == value:
         return files
     lines = files[path].splitlines(keepends=True)
-    for node in reversed(tree.body):
-        targets = (
-            node.targets
-            if isinstance(node, ast.Assign)
-            else [node.target]
-            if isinstance(node, ast.AnnAssign) and node.value is not None
-            else []
-        )
+    for node in reversed(tree.body):  # the last top-level assignment is the one the module keeps
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets = [node.target]
+        else:
+            continue
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
             end = node.end_lineno or node.lineno
             line = f"{name} = {_literal_like(value, current.value)}\n"

@@ -25,5 +25,5 @@ RESULTS_STREAM = "hydra:inference:results"
 
 DEBUG = True
 
-# Recommendation Engine v2 rollout (ticket #144, backlog).
+# Recommendation Engine v2 rollout (ticket #{{param:tickets.recs}}, backlog).
 FEATURE_FLAG_RECS_V2 = False

@@ -1,0 +1,127 @@
+"""Trials where the noise is: each task's starting trials and top-ups follow its measured spread.
+
+Most L1 tasks score the same in every trial of a given agent, yet the gate used to start every task
+at the same k and top every task up at each look, so one trial of the suite cost about ten
+Nightshift trials. Here a task whose score never varied (in the baseline's trials and in the
+nightly history's, at least two in all) is *quiet*: it starts at one trial and earns more only
+when a run trial differs from the score it always had. Every other task (noisy, or never measured)
+starts at the run's k and follows the group-sequential schedule (evals/gate/sequential.py) as
+before. The looks, their lines and the verdict are unchanged: the schedule is the noisy tasks' k,
+fixed in advance.
+
+Why a differing quiet task catches up *before* the next look rather than at it: with one run trial
+and a spread-free baseline its cluster has no variance at all (evals/gate/stats.py borrows the
+baseline's zero), so a single odd trial would read as a certain drop. Topped up to the noisy tasks'
+k it has a spread of its own, and the look weighs it as noise or drop like any other task. A quiet
+task that stays identical contributes Δ 0 and no variance, which is what its history says.
+
+Why *every* quiet task joins when one differs, not only that one: a task whose own bad trial earns
+it more trials, while its lucky siblings stay at one clean trial, has its drop diluted (the bad
+first trial is averaged with more) and theirs hidden; the mean is then biased towards no change.
+Simulated on the smoke suite (`evals bench suite`), topping up only the task that differed caught a
+12 % drop 85 % of the time, against 99 % with every task at k. Moving the quiet tasks together, the
+only data-dependent choice is "did any quiet trial differ", as likely under no change as never.
+
+Pure functions over per-task trial totals, so the live run (evals/run/session.py) and the
+simulation (evals/gate/simulate_suite.py, `evals bench suite`) allocate the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+MIN_MEASURED = 2  # trials needed to call a task quiet: one trial shows no spread either way
+
+
+@dataclass(frozen=True)
+class Noise:
+    """What the baseline and the nightly history say about one task's spread."""
+
+    name: str
+    scores: tuple[float, ...]  # every measured trial total: the baseline's, then the history's
+
+    @property
+    def quiet(self) -> bool:
+        """Enough trials measured, and every one scored the same."""
+        return len(self.scores) >= MIN_MEASURED and len(set(self.scores)) == 1
+
+    @property
+    def value(self) -> float | None:
+        """The one score a quiet task always had (None for a noisy or unmeasured task)."""
+        return self.scores[0] if self.quiet else None
+
+
+def measure(name: str, baseline: Sequence[float], history: Iterable[Sequence[float]] = ()) -> Noise:
+    """A task's noise from its baseline trial totals and each history night's trial totals."""
+    scores = [*baseline]
+    for night in history:
+        scores.extend(night)
+    return Noise(name, tuple(float(s) for s in scores))
+
+
+def history_scores(lines: Iterable[Mapping[str, object]], name: str, nights: int = 30) -> list[list[float]]:
+    """Trial totals of task `name` in the newest `nights` lines of baseline/history.jsonl (a line
+    without the task, or an older line without per-trial totals, adds nothing)."""
+    out: list[list[float]] = []
+    for line in list(lines)[-nights:]:
+        scenarios = line.get("scenarios")
+        entry = scenarios.get(name) if isinstance(scenarios, Mapping) else None
+        per_trial = entry.get("per_trial") if isinstance(entry, Mapping) else None
+        if isinstance(per_trial, list):
+            out.append([float(x) for x in per_trial if isinstance(x, int | float)])
+    return out
+
+
+def start_trials(noise: Mapping[str, Noise], names: Iterable[str], k: int) -> dict[str, int]:
+    """Trials each task starts with: one for a quiet task, the run's k for every other."""
+    return {n: 1 if n in noise and noise[n].quiet else k for n in names}
+
+
+def differs(noise: Noise | None, run: Sequence[float]) -> bool:
+    """A quiet task whose run scored anything but its one value: it has earned trials."""
+    if noise is None or not noise.quiet:
+        return False
+    return any(score != noise.value for score in run)
+
+
+def active(
+    noise: Mapping[str, Noise], run: Mapping[str, Sequence[float]], errored: Collection[str] = ()
+) -> set[str]:
+    """Tasks on the sequential schedule: the noisy and unmeasured ones, and every quiet one as soon
+    as any quiet task's trial differed (all of them, not only the one that differed: see the module
+    docstring). A quiet task's trial that failed for infrastructure reasons (`errored`) counts as
+    differing too: it has no score to show the task still scores its one value, and a quiet task
+    left at its one errored trial would make the whole verdict `error` (one of one trials failed)
+    where the run's k would have had three more."""
+    quiet = {n for n in run if n in noise and noise[n].quiet}
+    if any(differs(noise[n], run[n]) for n in quiet) or quiet & set(errored):
+        return set(run)
+    return set(run) - quiet
+
+
+def catch_up(
+    noise: Mapping[str, Noise],
+    run: Mapping[str, Sequence[float]],
+    k: int,
+    errored: Mapping[str, int] | None = None,
+) -> dict[str, int]:
+    """Trials to add now, before the look, so every active task has the schedule's k (a quiet task
+    that just differed joins it). `errored`: each task's trials that failed for infrastructure
+    reasons, which count towards its k (they were run) but carry no score."""
+    failed = errored or {}
+    have = {n: len(run[n]) + failed.get(n, 0) for n in run}
+    return {n: k - have[n] for n in sorted(active(noise, run, set(failed))) if have[n] < k}
+
+
+def top_up(
+    noise: Mapping[str, Noise],
+    run: Mapping[str, Sequence[float]],
+    extra: int,
+    errored: Collection[str] = (),
+) -> dict[str, int]:
+    """After a look asked for `extra` more trials: each active task gets them, a quiet task that
+    has not differed none."""
+    if extra <= 0:
+        return {}
+    return {n: extra for n in sorted(active(noise, run, errored))}

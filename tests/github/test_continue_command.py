@@ -1,0 +1,138 @@
+"""`/evals continue` on a PR (evals/github/continuation.py), against a fake GitHub built from the
+documented shapes: who may ask, what a push in between does, and where the state comes from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.core.errors import BadInputError
+from evals.github.comment import sticky_body
+from evals.github.continuation import (
+    Refused,
+    RunState,
+    continue_context,
+    is_command,
+    read_comment_event,
+    read_state,
+    ruler_digest,
+)
+from evals.report.markdown import MARKER
+from tests.support.fakes.github_pr_fake import FakeGitHubPR
+from tests.support.paths import FIXTURES, ROOT
+
+TOKEN = "ghs-continue-token-0001"
+REPO = "Codertocat/Hello-World"
+COMMENTED = FIXTURES / "webhooks" / "issue_comment.created.json"
+LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
+HEAD: str = json.loads(LABELED.read_text(encoding="utf-8"))["pull_request"]["head"]["sha"]
+SCENARIOS = ["trial-run"]
+
+
+def comment_event(body: str = "/evals continue", login: str = "Codertocat", pr: bool = True) -> Any:
+    data: dict[str, Any] = json.loads(COMMENTED.read_text(encoding="utf-8"))
+    data["issue"]["number"] = 2
+    if pr:
+        data["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
+    data["comment"]["body"] = body
+    data["comment"]["user"]["login"] = login
+    return read_comment_event(data, COMMENTED)
+
+
+def state(head: str = HEAD, ruler: str | None = None) -> RunState:
+    return RunState("4242", "pr-2-4242-1", head, 0, ruler or ruler_digest(ROOT, SCENARIOS))
+
+
+def inconclusive_comment(github: FakeGitHubPR, run: RunState, user: str = "github-actions[bot]") -> None:
+    report = f"{MARKER}\n## Agent evals: **inconclusive**\n\n{run.line()}\n"
+    github.add_comment(2, sticky_body(report, REPO), user=user)
+
+
+def ask(github: FakeGitHubPR, **kwargs: Any) -> Any:
+    return continue_context(comment_event(**kwargs), ROOT, SCENARIOS, TOKEN, github.url)
+
+
+@pytest.fixture
+def github() -> Any:
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as fake:
+        fake.permissions = {
+            "Codertocat": "write",
+            "maintainer": "maintain",
+            "reader": "read",
+            "triager": "triage",
+        }
+        yield fake
+
+
+def test_a_writer_continues_the_same_run_on_the_same_head(github: FakeGitHubPR) -> None:
+    inconclusive_comment(github, state())
+    found = ask(github)
+    outputs = found.outputs()
+    assert outputs["continue_from"] == "4242" and outputs["run_dir"] == "runs/pr-2-4242-1"
+    assert outputs["head_sha"] == HEAD and outputs["continuations"] == "1" and outputs["number"] == "2"
+    assert ask(github, login="maintainer").state.workflow_run == "4242"  # maintain reads as write
+
+
+@pytest.mark.parametrize("login", ["reader", "triager", "stranger"])
+def test_without_write_access_the_comment_is_refused(github: FakeGitHubPR, login: str) -> None:
+    inconclusive_comment(github, state())
+    with pytest.raises(Refused, match="needs write access"):
+        ask(github, login=login)
+
+
+def test_a_push_since_the_inconclusive_run_is_refused_with_a_message(github: FakeGitHubPR) -> None:
+    inconclusive_comment(github, state())
+    github.heads[2] = "f" * 40
+    with pytest.raises(Refused, match=r"head moved from .* to ffffffffffff .*label the PR run-evals"):
+        ask(github)
+
+
+def test_a_pr_whose_last_verdict_is_decided_has_nothing_to_continue(github: FakeGitHubPR) -> None:
+    github.add_comment(
+        2, sticky_body(f"{MARKER}\n## Agent evals: **pass**\n", REPO), user="github-actions[bot]"
+    )
+    with pytest.raises(Refused, match="no inconclusive agent-evals run to continue"):
+        ask(github)
+
+
+def test_a_state_line_in_someone_elses_comment_is_not_read(github: FakeGitHubPR) -> None:
+    inconclusive_comment(github, state(), user="mallory")
+    with pytest.raises(Refused, match="no inconclusive agent-evals run"):
+        ask(github)
+
+
+def test_a_changed_ruler_is_refused(github: FakeGitHubPR) -> None:
+    inconclusive_comment(github, state(ruler="0" * 32))
+    with pytest.raises(Refused, match="eval definition or baseline changed"):
+        ask(github)
+
+
+@pytest.mark.parametrize(
+    ("body", "pr"), [("/evals continue please", True), ("lgtm", True), ("/evals continue", False)]
+)
+def test_only_the_command_on_a_pull_request_counts(github: FakeGitHubPR, body: str, pr: bool) -> None:
+    inconclusive_comment(github, state())
+    with pytest.raises(Refused, match="not a `/evals continue` comment on a pull request"):
+        ask(github, body=body, pr=pr)
+
+
+def test_the_command_is_the_first_line() -> None:
+    assert is_command("/evals continue\n\nthe flaky judge is fixed")
+    assert is_command("  /evals continue  ")
+    assert not is_command("please /evals continue")
+
+
+def test_a_state_line_round_trips_and_a_malformed_one_is_none() -> None:
+    run = state(ruler="a" * 32)
+    assert read_state(f"text\n{run.line()}\n") == run
+    assert read_state(run.line().replace(HEAD, "not-a-sha")) is None
+    assert read_state(run.line().replace("pr-2-4242-1", "../../etc")) is None
+    assert read_state("<!-- agent-evals-gate:continue {not json} -->") is None
+
+
+def test_a_payload_that_is_not_a_comment_is_bad_input(tmp_path: Path) -> None:
+    with pytest.raises(BadInputError, match="not an issue_comment event payload"):
+        read_comment_event({"action": "created"}, tmp_path / "event.json")

@@ -1,0 +1,132 @@
+"""Dry run of `/evals continue` through the PR workflow's own steps (tests/support/actions.py) with a
+fake GitHub: an inconclusive labelled run leaves its state in the sticky comment; a writer's comment
+continues the SAME run (the earlier workflow run's artifact, its trials kept, one continuation
+recorded, the interim line held); a reader's comment and a push in between are refused with a
+message and run nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.github.continuation import read_state
+from tests.support.actions import NOT_CHECKED_OUT, JobRun, Runner
+from tests.support.fakes.github_pr_fake import FakeGitHubPR
+from tests.support.paths import FIXTURES, ROOT
+
+TOKEN = "ghs-dry-run-token-0001"
+REPO = "Codertocat/Hello-World"
+LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
+COMMENTED = FIXTURES / "webhooks" / "issue_comment.created.json"
+HEAD_SHA: str = json.loads(LABELED.read_text(encoding="utf-8"))["pull_request"]["head"]["sha"]
+# One trial of Nightshift's first published run (16) against the baseline's six (16, 19, 20 twice):
+# Δ -2.33 past the 1.5 allowed, and one run trial borrows the baseline's spread, so noise could
+# explain it: inconclusive. A replay repeats itself, so a continuation adds no trials: what the dry
+# run shows is the plumbing (same run, same head, the state carried, the count held).
+VARS = {"EVALS_AGENT": "replay:seed-run-0", "EVALS_SCENARIOS": "nightshift"}
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    """The default branch: the project, its PRs evaluated at one trial."""
+    dest = tmp_path / "base"
+    shutil.copytree(ROOT, dest, ignore=NOT_CHECKED_OUT)
+    config = dest / "evals.yaml"
+    config.write_text(re.sub(r"^trials: \d+", "trials: 1", config.read_text(encoding="utf-8"), flags=re.M))
+    return dest
+
+
+def _runner(
+    tmp: Path, event_name: str, event: dict[str, Any], github: FakeGitHubPR, base: Path, **extra: Any
+) -> Runner:
+    """The emulator on this repository's workflows, against the fake GitHub, with no model key."""
+    runner = Runner(
+        tmp,
+        event_name,
+        event,
+        REPO,
+        api_url=github.url,
+        vars=VARS,
+        secrets={"ANTHROPIC_API_KEY": ""},
+        project=base,
+        **extra,
+    )
+    runner.token = TOKEN
+    return runner
+
+
+def labelled(tmp: Path, github: FakeGitHubPR, base: Path) -> Runner:
+    github.label(2, "run-evals")
+    event: dict[str, Any] = json.loads(LABELED.read_text(encoding="utf-8"))
+    event["label"]["name"] = "run-evals"
+    runner = _runner(tmp, "pull_request_target", event, github, base)
+    runner.run("evals-pr.yml")
+    return runner
+
+
+def commented(
+    tmp: Path, github: FakeGitHubPR, base: Path, earlier: Runner, login: str
+) -> dict[str, list[JobRun]]:
+    event: dict[str, Any] = json.loads(COMMENTED.read_text(encoding="utf-8"))
+    event["issue"]["number"] = 2
+    event["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
+    event["comment"]["body"] = "/evals continue"
+    event["comment"]["user"]["login"] = login
+    runner = _runner(
+        tmp, "issue_comment", event, github, base, run_id="4343", earlier={"4242": earlier.artifacts}
+    )
+    runner.head_sha = github.heads.get(2, HEAD_SHA)  # the PR head `context` names (not in the payload)
+    return runner.run("evals-pr.yml")
+
+
+def test_a_writer_continues_the_same_inconclusive_run_on_the_same_head(tmp_path: Path, base: Path) -> None:
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
+        github.permissions = {"Codertocat": "write"}
+        first = labelled(tmp_path / "label", github, base)
+        assert first.jobs["publish"][0].result == "success", first.jobs["verdict"][0].log()
+        (comment,) = github.comments_on(2)
+        state = read_state(comment.body)
+        assert "Agent evals: **inconclusive**" in comment.body and "/evals continue" in comment.body
+        assert state is not None and state.workflow_run == "4242" and state.head_sha == HEAD_SHA
+        assert state.run_dir == "pr-2-4242-1" and state.continuations == 0
+
+        jobs = commented(tmp_path / "continue", github, base, first, "Codertocat")
+        (context,) = jobs["context"]
+        assert context.result == "success", context.log()
+        assert context.outputs["continue_from"] == "4242" and context.outputs["continuations"] == "1"
+        (evals,) = jobs["evals"]
+        assert evals.result == "success", evals.log()
+        run = Path(evals.steps[0].env["RUN_DIR"])
+        assert run.name == "pr-2-4242-1"  # the same run directory, from the earlier workflow run
+        (verdict,) = jobs["verdict"]
+        assert verdict.result == "success", verdict.log()
+        assert verdict.outputs["verdict"] == "inconclusive"
+        assert jobs["publish"][0].result == "success", jobs["publish"][0].log()
+        (edited,) = github.comments_on(2)
+        again = read_state(edited.body)
+        assert edited.id == comment.id and again is not None and again.continuations == 1
+        assert again.run_dir == state.run_dir and again.head_sha == HEAD_SHA
+        status = github.status(HEAD_SHA, "agent-evals")
+        assert status is not None and status["state"] == "success"
+
+
+def test_a_reader_and_a_push_in_between_are_refused_with_a_message(tmp_path: Path, base: Path) -> None:
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
+        github.permissions = {"Codertocat": "write", "reader": "read"}
+        first = labelled(tmp_path / "label", github, base)
+        jobs = commented(tmp_path / "reader", github, base, first, "reader")
+        (context,) = jobs["context"]
+        assert context.result == "failure" and "needs write access" in context.log()
+        assert "`/evals continue` refused" in context.summary
+        assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3
+
+        github.heads[2] = "e" * 40
+        jobs = commented(tmp_path / "pushed", github, base, first, "Codertocat")
+        (context,) = jobs["context"]
+        assert context.result == "failure" and "head moved from" in context.log()
+        assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3

@@ -1,0 +1,111 @@
+"""Trials by measured noise inside `run` (evals/gate/allocate.py, evals/run/runner.py): a scenario that
+never varied in the baseline starts at one trial and earns more only when a trial differs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import ClassVar
+
+from evals.agents import AgentPrompts, AgentResult
+from evals.agents.resolve import resolve_agent
+from evals.cli import main
+from evals.records.model import RunMeta
+from evals.records.trials import planned_trials
+from evals.scenario.load import load_scenario
+from evals.world.sandbox.tools.base import Toolset
+from tests.support.agents import results
+from tests.support.project import read_summary
+
+AGENT = "tests.run.test_allocation:NoisyHereQuietThere"
+SCENARIOS = ["--scenario", "board-move", "--scenario", "inbox-triage"]
+
+
+class NoisyHereQuietThere:
+    """A team's own agent (not declared deterministic): on board-move it alternates, call by call,
+    between the reference and the wrong row (scores 3 and lower), as a model's scores spread; on
+    inbox-triage it always plays the reference (3 of 3), except for its first call after `odd` is
+    set, where it does nothing."""
+
+    calls: ClassVar[int] = 0
+    odd: ClassVar[bool] = False
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> AgentResult | str | None:
+        root = Path.cwd()
+        scenarios = {n: load_scenario(root / "scenario", n) for n in ("board-move", "inbox-triage")}
+        name = next(n for n, s in scenarios.items() if s.render(s.prompts.task, 0) == prompts.task)
+        if name == "board-move":
+            NoisyHereQuietThere.calls += 1
+            replay = "reference" if NoisyHereQuietThere.calls % 2 else "wrong-row"
+        elif NoisyHereQuietThere.odd:
+            NoisyHereQuietThere.odd = False
+            return "did nothing"
+        else:
+            replay = "reference"
+        choice = resolve_agent(f"replay:{replay}", scenarios[name], root / "scenario" / name, root / "agent")
+        return await choice.make(0)(prompts, toolset)
+
+
+def _allocate(project: Path, on: bool) -> None:
+    config = project / "evals.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace(f"allocate: {str(not on).lower()}", f"allocate: {str(on).lower()}"))
+
+
+def _bless(project: Path) -> None:
+    """A baseline of 4 trials of each (as the nightly's shards, which never allocate): board-move
+    spreads, inbox-triage scores 3 every time."""
+    NoisyHereQuietThere.odd = False
+    base = project / "runs" / "base"
+    _allocate(project, on=False)
+    assert main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "4", "--out", str(base)]) in (0, 1)
+    assert main(["baseline", "bless", "--run", str(base), "--force"]) == 0
+    _allocate(project, on=True)
+
+
+def _trials(out: Path) -> dict[str, list[int]]:
+    got: dict[str, list[int]] = {}
+    for line in results(out):
+        got.setdefault(line["scenario"], []).append(line["trial"])
+    return {name: sorted(trials) for name, trials in got.items()}
+
+
+def test_a_quiet_scenario_runs_one_trial_while_a_noisy_one_runs_k(project: Path) -> None:
+    _bless(project)
+    out = project / "runs" / "pr"
+    main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+    trials = _trials(out)
+    assert trials["inbox-triage"] == [0]
+    assert len(trials["board-move"]) >= 2
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["scenario_trials"] == {"inbox-triage": 1}
+    assert main(["compare", "--run", str(out)]) in (0, 1)  # the records validate as planned
+    assert read_summary(out)["scenarios"]["inbox-triage"]["k"] == 1
+
+
+def test_a_quiet_scenario_whose_trial_differs_joins_the_schedule(project: Path) -> None:
+    _bless(project)
+    NoisyHereQuietThere.odd = True
+    try:
+        out = project / "runs" / "odd"
+        main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+    finally:
+        NoisyHereQuietThere.odd = False
+    trials = _trials(out)
+    assert trials["inbox-triage"] == trials["board-move"] and len(trials["inbox-triage"]) >= 2
+    assert "scenario_trials" not in json.loads((out / "run.json").read_text())
+
+
+def test_with_allocation_off_every_scenario_runs_k(project: Path) -> None:
+    _bless(project)
+    _allocate(project, on=False)
+    out = project / "runs" / "off"
+    main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+    assert len(_trials(out)["inbox-triage"]) >= 2
+
+
+def test_a_record_past_a_scenarios_allocation_is_not_a_planned_trial() -> None:
+    meta = RunMeta(trials=3, scenarios=["a", "b"], scenario_trials={"b": 1})
+    assert planned_trials(meta, "a") == [0, 1, 2]
+    assert planned_trials(meta, "b") == [0]
+    assert planned_trials(meta) == [0, 1, 2]
