@@ -306,6 +306,24 @@ def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
     assert publish["steps"][-1]["name"] == "Fail unless the verdict passes"
 
 
+def test_a_refused_continue_is_answered_by_a_job_that_runs_only_base_code() -> None:
+    """The refusal job: only after the context job failed with a reason, on an issue_comment; no
+    secret, no environment, no head checkout; the reason reaches the script through env only."""
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    refusal = jobs["refusal"]
+    assert refusal["needs"] == "context"
+    for part in ("always()", "github.event_name == 'issue_comment'", "needs.context.result == 'failure'"):
+        assert part in refusal["if"]
+    assert jobs["context"]["outputs"]["refused"] == "${{ steps.pr.outputs.refused }}"
+    assert refusal["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert not reads_secrets(refusal) and "environment" not in refusal
+    (base,) = checkouts(refusal)
+    assert base["with"]["ref"] == BASE and "path" not in base["with"]
+    reply = refusal["steps"][-1]
+    assert reply["run"] == "bash scripts/refused.sh" and "${{" not in reply["run"]
+    assert reply["env"]["EVALS_REFUSED"] == "${{ needs.context.outputs.refused }}"
+
+
 def test_the_status_is_posted_with_a_github_app_token_when_one_is_configured() -> None:
     """With EVALS_APP_ID set, the status comes from the App (branch protection can pin its source);
     otherwise github.token, which any workflow with `statuses: write` also holds (README caveat)."""

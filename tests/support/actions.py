@@ -463,6 +463,7 @@ class Runner:
             "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
             "GITHUB_RUN_ID": self.run_id,
+            "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_API_URL": self.api_url,
             "GITHUB_WORKSPACE": str(workspace),
             "GITHUB_OUTPUT": str(output),
