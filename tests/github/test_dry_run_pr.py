@@ -63,6 +63,7 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
         "gate": ["success"],  # the caller: each called job decides on the label itself
         "fork-notice": ["skipped"],
         "context": ["skipped"],
+        "refusal": ["skipped"],
         "evals": ["skipped"],
         "verdict": ["skipped"],
         "publish": ["skipped"],
