@@ -9,6 +9,7 @@ from evals.commands import (
     compare,
     github,
     grade,
+    init,
     janitor,
     labels,
     merge,
@@ -39,6 +40,7 @@ COMMANDS = [
     tools_check,
     view,
     trend,
+    init,
 ]
 
 __all__ = ["COMMANDS"]

@@ -6,6 +6,7 @@
     github status       post the required `agent-evals` commit status on the head SHA
     github comment      post the run's report as the PR's one sticky comment
     github unlabel      remove the `run-evals` label once the evals ran
+    github reply-refused  answer a refused `/evals continue` on its PR (where the person asked)
 
 Each needs only the environment the workflow gives it (GITHUB_EVENT_PATH, GITHUB_TOKEN,
 GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_OUTPUT); the logic is in evals/github/.
@@ -28,7 +29,7 @@ REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "github",
-        help="the PR workflow's steps: context, take-agent, verdict, status, comment, unlabel",
+        help="the PR workflow's steps: context, take-agent, verdict, status, comment, unlabel, reply-refused",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -65,6 +66,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             + ("" if where == "github comment" else "; now `evals github comment`"),
         )
         add_comment_args(comment)
+    reply = inner.add_parser(
+        "reply-refused", help="answer a refused `/evals continue` on its PR (token: GITHUB_TOKEN)"
+    )
+    reply.add_argument("--event", type=Path, help="the issue_comment payload (default: $GITHUB_EVENT_PATH)")
+    reply.add_argument("--reason", required=True, help="why it was refused (the context step's `refused`)")
+    reply.set_defaults(handler=handle_reply_refused)
     unlabel = inner.add_parser("unlabel", help="remove the run-evals label from the PR")
     unlabel.add_argument("--pr", type=int, required=True, help="pull request number")
     unlabel.add_argument("--label", default="run-evals", help="the label to remove (default run-evals)")
@@ -92,9 +99,10 @@ def _token() -> str:
     return token
 
 
-def _outputs(lines: list[str]) -> None:
+def _outputs(lines: list[str], echo: bool = True) -> None:
     """Print `key=value` lines, and append them to $GITHUB_OUTPUT when the workflow gives one."""
-    print("\n".join(lines))
+    if echo:
+        print("\n".join(lines))
     if os.environ.get("GITHUB_OUTPUT"):
         with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
@@ -140,8 +148,37 @@ def continue_context(data: dict[str, object], path: Path) -> ExitCode:
         reason = console_line(str(exc))
         print(f"::error title=Agent evals - not continued::{reason}")
         append_job_summary(f"## Agent evals: `/evals continue` refused\n\n{reason}\n")
+        _outputs([f"refused={reason}"], echo=False)  # the workflow's `refusal` job replies on the PR
         raise
     _outputs([f"{key}={value}" for key, value in found.outputs().items()])
+    return ExitCode.PASS
+
+
+def handle_reply_refused(args: argparse.Namespace) -> ExitCode:
+    from evals.core.untrusted import console_line
+    from evals.github.comment import post_reply
+    from evals.github.continuation import read_comment_event, refusal_reply
+    from evals.github.event import read_payload
+    from evals.github.status import run_url
+
+    path = args.event or (
+        Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
+    )
+    if path is None:
+        raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
+    if not args.reason.strip():
+        raise BadInputError("--reason is empty: nothing was refused, so there is nothing to answer")
+    event = read_comment_event(read_payload(path), path)
+    if event.issue.pull_request is None:
+        raise BadInputError(f"#{event.issue.number} is an issue, not a pull request: no reply")
+    body = refusal_reply(args.reason.strip(), event.comment.user.login, run_url())
+    repo, number = event.repository.full_name, event.issue.number
+    result = post_reply(repo, number, body, _token(), os.environ.get("GITHUB_API_URL"))
+    if result.action == "forbidden":
+        why = console_line(result.message)
+        print(f"::warning title=Agent evals - no reply::GitHub refused the reply (403: {why})")
+        return ExitCode.PASS
+    print(f"replied on #{number}: {result.url}")
     return ExitCode.PASS
 
 

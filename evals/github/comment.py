@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -102,16 +104,8 @@ def is_ours(comment: IssueComment, own_login: str | None, repo: str) -> bool:
 
 def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | None = None) -> CommentResult:
     """Create or edit the sticky comment on PR `pr` of `repo` (OWNER/NAME)."""
-    # PyGithub loads in a fifth of a second; only this command pays for it, not every CLI start.
-    from github import Auth, Github, GithubException
-    from requests.exceptions import RetryError
-
-    # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
-    gh = Github(
-        auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
-    )
     body = sticky_body(report, repo)
-    try:
+    with _client(token, api_url) as gh, _answers(repo, pr, api_url) as refused:
         issue = gh.get_repo(repo).get_issue(pr)
         own_login = token_login(gh)
         ours = [c for c in issue.get_comments() if is_ours(c, own_login, repo)]
@@ -122,10 +116,54 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
         for duplicate in ours[1:]:
             duplicate.delete()
         return CommentResult("updated", ours[0].html_url, len(ours) - 1)
+    return CommentResult("forbidden", message=refused.message)
+
+
+def post_reply(repo: str, pr: int, body: str, token: str, api_url: str | None = None) -> CommentResult:
+    """A new comment on PR `pr` (never the sticky one, which holds the verdict): an answer to a
+    command someone typed, such as a refused `/evals continue`."""
+    with _client(token, api_url) as gh, _answers(repo, pr, api_url) as refused:
+        created = gh.get_repo(repo).get_issue(pr).create_comment(body[: COMMENT_LIMIT - 80])
+        return CommentResult("created", created.html_url)
+    return CommentResult("forbidden", message=refused.message)
+
+
+@contextmanager
+def _client(token: str, api_url: str | None) -> Iterator[Github]:
+    """A PyGithub client for a few requests, closed after them."""
+    # PyGithub loads in a fifth of a second; only the commands that comment pay for it.
+    from github import Auth, Github
+
+    # Few requests per call, so no pause between reads; writes keep PyGithub's default spacing.
+    gh = Github(
+        auth=Auth.Token(token), base_url=api_url or DEFAULT_API_URL, seconds_between_requests=None, lazy=True
+    )
+    try:
+        yield gh
+    finally:
+        gh.close()
+
+
+@dataclass
+class _Refusal:
+    message: str = ""
+
+
+@contextmanager
+def _answers(repo: str, pr: int, api_url: str | None) -> Iterator[_Refusal]:
+    """GitHub's error answers as this project's errors. A 403 is not raised: it is what a fork PR's
+    read-only token gets, so the caller returns "forbidden" with GitHub's message."""
+    from github import GithubException
+    from requests.exceptions import RetryError
+
+    refusal = _Refusal()
+    try:
+        yield refusal
     except GithubException as exc:
         message = exc.data.get("message", "") if isinstance(exc.data, dict) else str(exc.data)
         if exc.status == 403:
-            return CommentResult("forbidden", message=message or "forbidden")
+            refusal.message = message or "forbidden"
+            return
         if exc.status == 401:
             raise BadInputError(f"GitHub refused the token (401): {message}") from exc
         if exc.status == 404:
@@ -138,5 +176,3 @@ def upsert_comment(repo: str, pr: int, report: str, token: str, api_url: str | N
         ) from exc
     except OSError as exc:
         raise InfrastructureError(f"GitHub unreachable at {api_url or DEFAULT_API_URL}: {exc}") from exc
-    finally:
-        gh.close()

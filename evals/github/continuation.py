@@ -144,6 +144,16 @@ class _CommentEvent(BaseModel):
     repository: _Repo
 
 
+def refusal_reply(reason: str, login: str, run_link: str) -> str:
+    """The PR reply to a refused `/evals continue`. The refusal's `::error` and job summary are in
+    an Actions run no one who typed the command looks at (an issue_comment run shows on no PR check),
+    so the person gets the answer where they asked. The reason quotes names from the PR (branches,
+    logins): an `@` in it is broken so the reply mentions only the person who asked."""
+    quoted = reason.replace("@", "@\u200b")
+    link = f"\n\n[The workflow run]({run_link}) has the details." if run_link else ""
+    return f"@{login} `{COMMAND}` was not continued:\n\n> {quoted}{link}\n"
+
+
 def read_comment_event(data: dict[str, Any], path: Path) -> _CommentEvent:
     try:
         return _CommentEvent.model_validate(data)

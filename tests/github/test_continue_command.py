@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from evals.cli import main
 from evals.core.errors import BadInputError
 from evals.github.comment import sticky_body
 from evals.github.continuation import (
@@ -18,6 +19,7 @@ from evals.github.continuation import (
     is_command,
     read_comment_event,
     read_state,
+    refusal_reply,
     ruler_digest,
 )
 from evals.report.markdown import MARKER
@@ -136,3 +138,37 @@ def test_a_state_line_round_trips_and_a_malformed_one_is_none() -> None:
 def test_a_payload_that_is_not_a_comment_is_bad_input(tmp_path: Path) -> None:
     with pytest.raises(BadInputError, match="not an issue_comment event payload"):
         read_comment_event({"action": "created"}, tmp_path / "event.json")
+
+
+def test_the_refusal_reply_mentions_only_the_person_who_asked() -> None:
+    """The reason quotes names from the PR (a branch called `@acme/oncall`): they are not mentions."""
+    body = refusal_reply("PR #2 targets @acme/oncall, not the default branch main", "reader", "")
+    assert body.startswith("@reader `/evals continue` was not continued:")
+    assert "@acme/oncall" not in body and "@\u200bacme/oncall" in body
+    assert "workflow run" not in body  # no run to link outside Actions
+
+
+def test_reply_refused_answers_on_the_pr_and_refuses_bad_input(
+    github: FakeGitHubPR, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", TOKEN)
+    monkeypatch.setenv("GITHUB_API_URL", github.url)
+    monkeypatch.setenv("GITHUB_SERVER_URL", "https://github.com")
+    monkeypatch.setenv("GITHUB_REPOSITORY", REPO)
+    monkeypatch.setenv("GITHUB_RUN_ID", "4343")
+    data: dict[str, Any] = json.loads(COMMENTED.read_text(encoding="utf-8"))
+    data["issue"]["number"] = 2
+    data["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
+    data["comment"]["user"]["login"] = "reader"
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps(data), encoding="utf-8")
+    reason = "reader has read access to Codertocat/Hello-World: `/evals continue` needs write access"
+    assert main(["github", "reply-refused", "--event", str(event), "--reason", reason]) == 0
+    (reply,) = github.comments_on(2)
+    assert reply.body.startswith("@reader `/evals continue` was not continued:\n\n> reader has read access")
+    assert "(https://github.com/Codertocat/Hello-World/actions/runs/4343)" in reply.body
+    assert main(["github", "reply-refused", "--event", str(event), "--reason", " "]) == 2  # nothing refused
+    del data["issue"]["pull_request"]
+    event.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["github", "reply-refused", "--event", str(event), "--reason", reason]) == 2  # an issue
+    assert len(github.comments_on(2)) == 1

@@ -99,6 +99,7 @@ def test_a_writer_continues_the_same_inconclusive_run_on_the_same_head(tmp_path:
         (context,) = jobs["context"]
         assert context.result == "success", context.log()
         assert context.outputs["continue_from"] == "4242" and context.outputs["continuations"] == "1"
+        assert jobs["refusal"][0].result == "skipped"  # only a refusal is answered
         (evals,) = jobs["evals"]
         assert evals.result == "success", evals.log()
         run = Path(evals.steps[0].env["RUN_DIR"])
@@ -115,18 +116,45 @@ def test_a_writer_continues_the_same_inconclusive_run_on_the_same_head(tmp_path:
         assert status is not None and status["state"] == "success"
 
 
-def test_a_reader_and_a_push_in_between_are_refused_with_a_message(tmp_path: Path, base: Path) -> None:
+def test_a_reader_and_a_push_in_between_are_refused_with_a_message_on_the_pr(
+    tmp_path: Path, base: Path
+) -> None:
+    """The refusal is written in the Actions run and answered on the PR, where the person asked (an
+    issue_comment run shows on no PR check); the sticky verdict comment is left as it was."""
     with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
         github.permissions = {"Codertocat": "write", "reader": "read"}
         first = labelled(tmp_path / "label", github, base)
+        (sticky,) = github.comments_on(2)
         jobs = commented(tmp_path / "reader", github, base, first, "reader")
         (context,) = jobs["context"]
         assert context.result == "failure" and "needs write access" in context.log()
         assert "`/evals continue` refused" in context.summary
         assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3
+        assert jobs["refusal"][0].result == "success", jobs["refusal"][0].log()
+        kept, reply = github.comments_on(2)
+        assert kept.id == sticky.id and kept.body == sticky.body
+        assert reply.body.startswith("@reader `/evals continue` was not continued:")
+        assert "reader has read access" in reply.body and "needs write access" in reply.body
+        assert "/actions/runs/4343" in reply.body
 
         github.heads[2] = "e" * 40
         jobs = commented(tmp_path / "pushed", github, base, first, "Codertocat")
         (context,) = jobs["context"]
         assert context.result == "failure" and "head moved from" in context.log()
         assert [j.result for j in jobs["evals"] + jobs["verdict"] + jobs["publish"]] == ["skipped"] * 3
+        replies = github.comments_on(2)[2:]
+        assert len(replies) == 1 and replies[0].body.startswith("@Codertocat `/evals continue` was not")
+        assert f"head moved from {HEAD_SHA[:12]} to eeeeeeeeeeee" in replies[0].body
+
+
+def test_a_comment_that_is_not_the_command_runs_nothing_and_gets_no_reply(tmp_path: Path, base: Path) -> None:
+    """Every comment on the repository starts the caller; the context door stays shut for one that
+    is not `/evals continue`, and the refusal job answers only the context job's refusals."""
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
+        event: dict[str, Any] = json.loads(COMMENTED.read_text(encoding="utf-8"))
+        event["issue"]["number"] = 2
+        event["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
+        event["comment"]["body"] = "LGTM, thanks"
+        jobs = _runner(tmp_path, "issue_comment", event, github, base, run_id="4444").run("evals-pr.yml")
+        assert [j.result for j in jobs["context"] + jobs["refusal"] + jobs["evals"]] == ["skipped"] * 3
+        assert github.comments_on(2) == []

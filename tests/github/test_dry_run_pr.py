@@ -60,8 +60,10 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
     runner = Runner(tmp_path, "pull_request_target", labeled(label="bug"), REPO)
     jobs = runner.run("evals-pr.yml")
     assert {name: [j.result for j in runs] for name, runs in jobs.items()} == {
+        "gate": ["success"],  # the caller: each called job decides on the label itself
         "fork-notice": ["skipped"],
         "context": ["skipped"],
+        "refusal": ["skipped"],
         "evals": ["skipped"],
         "verdict": ["skipped"],
         "publish": ["skipped"],
@@ -163,8 +165,8 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
     body_starts = signature.end() - len("    address, sent = ")
     lenient = code[:body_starts] + '    return CheckResult(True, "not required")\n' + code[body_starts:]
     mail.write_text(lenient, encoding="utf-8")
-    # (e) edit the PR workflow: no gate step, nothing that fails.
-    workflow_path = head / ".github" / "workflows" / "evals-pr.yml"
+    # (e) edit the PR gate (the reusable workflow the PR workflow calls): no gate step, nothing that fails.
+    workflow_path = head / ".github" / "workflows" / "evals-pr-gate.yml"
     workflow = yaml.safe_load(workflow_path.read_text(encoding="utf-8"))
     steps = workflow["jobs"]["verdict"]["steps"]
     workflow["jobs"]["verdict"]["steps"] = [
@@ -176,7 +178,7 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
         "b": "evals.yaml",
         "c": "scenario/trial-run/rubric.yaml",
         "d": "evals/grade/checks/mail.py",
-        "e": ".github/workflows/evals-pr.yml",
+        "e": ".github/workflows/evals-pr-gate.yml",
     }
 
 

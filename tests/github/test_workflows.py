@@ -19,6 +19,12 @@ import yaml
 from tests.support.paths import ROOT
 
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
+FOLDER = ROOT / ".github" / "workflows"
+# The jobs live in the reusable workflows; the PR and nightly workflows only call them (and so does
+# every repository that adopted the gate with `evals init`, pinned by SHA: tests/authoring/).
+REUSABLE = {"evals-pr.yml": "evals-pr-gate.yml", "evals-nightly.yml": "evals-nightly-gate.yml"}
+WITH_STEPS = [p for p in WORKFLOWS if p.name not in REUSABLE]
+PASSED_SECRET = re.compile(r"^\$\{\{ secrets\.(\w+) \}\}$")
 BIN = Path(sys.executable).parent
 PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
 USES_KEY = re.compile(r"^\s*(-\s+)?uses:")
@@ -42,8 +48,28 @@ def steps(workflow: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(name, step) for name, job in workflow["jobs"].items() for step in job.get("steps", [])]
 
 
-def test_the_three_workflows_exist() -> None:
-    assert {p.name for p in WORKFLOWS} == {"ci.yml", "evals-pr.yml", "evals-nightly.yml"}
+def test_the_workflows_exist() -> None:
+    assert {p.name for p in WORKFLOWS} == {"ci.yml", *REUSABLE, *REUSABLE.values()}
+
+
+@pytest.mark.parametrize("caller", sorted(REUSABLE))
+def test_a_caller_only_calls_its_reusable_workflow_passing_each_secret_by_name(caller: str) -> None:
+    """No steps of its own, no `secrets: inherit`; each secret passed is one the reusable workflow
+    declares, under its own name (so it resolves only in the job bound to the environment holding it)."""
+    workflow = load(FOLDER / caller)
+    (job,) = workflow["jobs"].values()
+    assert job["uses"] == f"$/.github/workflows/{REUSABLE[caller]}" and "steps" not in job
+    called = load(FOLDER / REUSABLE[caller])
+    assert set(called["on"]) == {"workflow_call"} and called["permissions"] == {}
+    assert job["secrets"] != "inherit"
+    declared = set(called["on"]["workflow_call"]["secrets"])
+    for name, value in job["secrets"].items():
+        match = PASSED_SECRET.match(value)
+        assert match and match[1] == name and name in declared, (caller, name, value)
+    assert set(job["with"]) <= set(called["on"]["workflow_call"]["inputs"])
+    assert job["with"]["harness"] == "", "this repository is its own harness"
+    for scope, level in job["permissions"].items():  # the most any called job may use
+        assert level in ("read", "write"), (scope, level)
 
 
 def test_zizmor_finds_nothing_even_as_an_auditor() -> None:
@@ -98,7 +124,7 @@ def test_the_schema_check_would_catch_a_broken_workflow(tmp_path: Path) -> None:
     assert out.returncode == 1
 
 
-@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WITH_STEPS, ids=lambda p: p.name)
 def test_no_permissions_unless_a_job_asks_and_every_job_has_a_timeout(path: Path) -> None:
     workflow = load(path)
     assert workflow["permissions"] == {}
@@ -116,7 +142,7 @@ def test_every_action_is_pinned_to_a_commit_with_its_version_in_a_comment(path: 
         if "uses" in step:
             assert PINNED.match(step["uses"]), step["uses"]
     for line in text.splitlines():
-        if USES_KEY.match(line):  # the key, not `statuses:`
+        if USES_KEY.match(line) and "uses: $/" not in line:  # the key, not `statuses:`; a local call
             assert VERSION_COMMENT.search(line), line
 
 
@@ -129,7 +155,7 @@ def test_no_expression_inside_a_shell_step_and_no_persisted_credentials(path: Pa
             assert step["with"]["persist-credentials"] is False
 
 
-@pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", WITH_STEPS, ids=lambda p: p.name)
 def test_secrets_appear_only_in_jobs_bound_to_an_environment(path: Path) -> None:
     """`evals` holds the agent's and the live world's keys; `evals-status` only the GitHub App's key,
     for the job that posts the status (it runs no code of the PR's)."""
@@ -175,7 +201,7 @@ def agent_code_steps(path: Path) -> list[tuple[str, dict[str, Any]]]:
     ]
 
 
-@pytest.mark.parametrize("path", [p for p in WORKFLOWS if p.name != "ci.yml"], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [FOLDER / name for name in REUSABLE.values()], ids=lambda p: p.name)
 def test_agent_code_runs_only_sandboxed_in_a_job_without_secrets_or_write_tokens(path: Path) -> None:
     workflow = load(path)
     found = agent_code_steps(path)
@@ -207,22 +233,26 @@ HEAD = "${{ needs.context.outputs.head_sha }}"  # the labelled head SHA, or the 
 
 def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agent_from_the_head() -> None:
     """pull_request_target (and issue_comment for `/evals continue`): GitHub runs the default
-    branch's workflow, so a PR cannot edit the gate. The `context` job is the door every other job
-    needs: the label from this repository into the default branch, or a `/evals continue` comment on a
-    PR (which `evals github context` checks: write access, same head, same ruler)."""
-    path = ROOT / ".github" / "workflows" / "evals-pr.yml"
-    workflow = load(path)
+    branch's workflow (the caller, and the reusable gate it names), so a PR cannot edit the gate. The
+    reusable gate's `context` job is the door every other job needs: the label from this repository
+    into the default branch, or a `/evals continue` comment on a PR (which `evals github context`
+    checks: write access, same head, same ruler); under any other caller trigger nothing runs."""
+    workflow = load(FOLDER / "evals-pr.yml")
     assert workflow["on"] == {
         "pull_request_target": {"types": ["labeled"]},
         "issue_comment": {"types": ["created"]},
     }
-    jobs = workflow["jobs"]
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
     same_repo = "github.event.pull_request.head.repo.full_name == github.repository"
     fork = "github.event.pull_request.head.repo.full_name != github.repository"
     default_base = "github.event.pull_request.base.ref == github.event.repository.default_branch"
     door = jobs["context"]["if"]
     assert same_repo in door and "'run-evals'" in door and default_base in door
     assert "startsWith(github.event.comment.body, '/evals continue')" in door
+    # the door names its two triggers: under any other (github.sha could be the PR's commit) it is shut
+    label_door, comment_door = door.split(" || ")
+    assert label_door.startswith("(github.event_name == 'pull_request_target' && ")
+    assert comment_door.startswith("(github.event_name == 'issue_comment' && ")
     assert jobs["evals"]["needs"] == "context" and "if" not in jobs["evals"]  # only through the door
     assert not reads_secrets(jobs["context"]) and "environment" not in jobs["context"]
     assert jobs["context"]["permissions"] == {"contents": "read", "pull-requests": "read"}
@@ -264,7 +294,7 @@ def test_the_only_silenced_zizmor_finding_is_the_justified_trigger() -> None:
 
 
 def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
-    jobs = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
     verdict, publish = jobs["verdict"]["steps"], jobs["publish"]
     download = next(s for s in verdict if str(s.get("uses", "")).startswith("actions/download-artifact@"))
     assert download["continue-on-error"] is True  # a missing artifact reaches the gate: `error`
@@ -276,10 +306,28 @@ def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
     assert publish["steps"][-1]["name"] == "Fail unless the verdict passes"
 
 
+def test_a_refused_continue_is_answered_by_a_job_that_runs_only_base_code() -> None:
+    """The refusal job: only after the context job failed with a reason, on an issue_comment; no
+    secret, no environment, no head checkout; the reason reaches the script through env only."""
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    refusal = jobs["refusal"]
+    assert refusal["needs"] == "context"
+    for part in ("always()", "github.event_name == 'issue_comment'", "needs.context.result == 'failure'"):
+        assert part in refusal["if"]
+    assert jobs["context"]["outputs"]["refused"] == "${{ steps.pr.outputs.refused }}"
+    assert refusal["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert not reads_secrets(refusal) and "environment" not in refusal
+    (base,) = checkouts(refusal)
+    assert base["with"]["ref"] == BASE and "path" not in base["with"]
+    reply = refusal["steps"][-1]
+    assert reply["run"] == "bash scripts/refused.sh" and "${{" not in reply["run"]
+    assert reply["env"]["EVALS_REFUSED"] == "${{ needs.context.outputs.refused }}"
+
+
 def test_the_status_is_posted_with_a_github_app_token_when_one_is_configured() -> None:
     """With EVALS_APP_ID set, the status comes from the App (branch protection can pin its source);
     otherwise github.token, which any workflow with `statuses: write` also holds (README caveat)."""
-    publish = load(ROOT / ".github" / "workflows" / "evals-pr.yml")["jobs"]["publish"]
+    publish = load(FOLDER / "evals-pr-gate.yml")["jobs"]["publish"]
     (app,) = [
         s for s in publish["steps"] if str(s.get("uses", "")).startswith("actions/create-github-app-token@")
     ]
@@ -293,9 +341,10 @@ def test_the_status_is_posted_with_a_github_app_token_when_one_is_configured() -
 
 
 def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:
-    workflow = load(ROOT / ".github" / "workflows" / "evals-nightly.yml")
+    workflow = load(FOLDER / "evals-nightly.yml")
     assert workflow["on"]["schedule"]
     assert set(workflow["on"]["workflow_dispatch"]["inputs"]) == {"suite", "trials"}
+    workflow = load(FOLDER / "evals-nightly-gate.yml")
     shard = workflow["jobs"]["shard"]
     assert shard["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix) }}"
     assert shard["strategy"]["fail-fast"] is False

@@ -249,7 +249,9 @@ class Runner:
     inputs: dict[str, Any] = field(default_factory=dict)
     project: Path = ROOT
     head: Path | None = None  # the PR head's tree; None: the PR changes nothing but what `project` holds
+    gate: Path = ROOT  # where a reusable workflow pinned as owner/repo/...@sha is read from
     jobs: dict[str, list[JobRun]] = field(default_factory=dict)
+    called: list[str] = field(default_factory=list)  # the pinned reusable workflows a run called
     # Earlier workflow runs' artifact stores by run id (download-artifact's `run-id`).
     earlier: dict[str, Path] = field(default_factory=dict)
     run_id: str = "4242"
@@ -285,16 +287,72 @@ class Runner:
         }
 
     def run(self, workflow_name: str, only: list[str] | None = None) -> dict[str, list[JobRun]]:
-        """Run the workflow's jobs (or only the named ones, which must not need the others)."""
+        """Run the workflow's jobs (or only the named ones, which must not need the others).
+
+        A job that calls a reusable workflow (`uses:` a workflow file) runs that workflow's jobs
+        under their own names (as GitHub shows them, "caller / called"), with the caller's `with:`
+        as `inputs` and only the secrets the caller passed by name; the caller job's entry is
+        their overall result. `only` may name the called workflow's jobs: the caller job then
+        runs just those."""
         workflow = load_workflow(workflow_name, self.workflow_source())
-        pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only]
+        self._run_jobs(workflow_name, workflow, only)
+        return self.jobs
+
+    def _run_jobs(self, workflow_name: str, workflow: dict[str, Any], only: list[str] | None) -> None:
+        pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only or "uses" in j]
         while pending:
             ready = [(name, job) for name, job in pending if all(n in self.jobs for n in _needs(job))]
             assert ready, f"cyclic or unknown needs in {workflow_name}"
             for name, job in ready:
-                self.jobs[name] = self.run_job(workflow, name, job)
+                if "uses" in job:
+                    inner = None if only is None or name in only else only
+                    self.jobs[name] = self._call(workflow, name, job, inner)
+                else:
+                    self.jobs[name] = self.run_job(workflow, name, job)
                 pending.remove((name, job))
-        return self.jobs
+
+    def called_file(self, uses: str) -> Path:
+        """Where a `uses:` of a reusable workflow is read from: `./...` or GitHub's self-repository
+        `$/...` from the same tree as the caller; `owner/repo/.github/workflows/x.yml@sha` from
+        `self.gate` (this repository stands in for the pinned gate), after checking the reference
+        is a full commit SHA."""
+        if uses.startswith(("./", "$/")):  # the same repository and commit as the caller
+            return self.workflow_source() / uses[2:]
+        path, _, ref = uses.partition("@")
+        assert re.fullmatch(r"[0-9a-f]{40}", ref), f"reusable workflow not pinned by SHA: {uses}"
+        owner_repo_path = path.split("/", 2)
+        self.called.append(uses)
+        return self.gate / owner_repo_path[2]
+
+    def _call(
+        self, workflow: dict[str, Any], name: str, job: dict[str, Any], only: list[str] | None
+    ) -> list[JobRun]:
+        contexts = self._contexts(workflow, job)
+        needs_ok = all(n["result"] == "success" for n in contexts["needs"].values())
+        if not condition(job.get("if"), contexts, needs_ok):
+            return [JobRun(name, "skipped")]
+        file = self.called_file(job["uses"])
+        called: dict[str, Any] = yaml.safe_load(file.read_text(encoding="utf-8"))
+        if True in called:
+            called["on"] = called.pop(True)
+        spec = called["on"]["workflow_call"]
+        inputs = {k: v.get("default", "") for k, v in (spec.get("inputs") or {}).items()}
+        for key, value in (job.get("with") or {}).items():
+            assert key in inputs, f"{name} passes {key}, which {file.name} does not declare"
+            inputs[key] = expand(value, contexts)
+        declared = set(spec.get("secrets") or {})
+        passed = {k: as_text(expand(v, contexts)) for k, v in (job.get("secrets") or {}).items()}
+        assert set(passed) <= declared, f"{name} passes secrets {file.name} does not declare"
+        saved = self.inputs, self.secrets
+        self.inputs, self.secrets = inputs, passed
+        try:
+            before = set(self.jobs)
+            self._run_jobs(file.name, called, only)
+        finally:
+            self.inputs, self.secrets = saved
+        results = [r.result for n in set(self.jobs) - before for r in self.jobs[n]]
+        result = "failure" if "failure" in results else "success"
+        return [JobRun(name, result)]
 
     def _contexts(self, workflow: dict[str, Any], job: dict[str, Any]) -> dict[str, Any]:
         needs = {}
@@ -405,6 +463,7 @@ class Runner:
             "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
             "GITHUB_RUN_ID": self.run_id,
+            "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_API_URL": self.api_url,
             "GITHUB_WORKSPACE": str(workspace),
             "GITHUB_OUTPUT": str(output),
@@ -416,7 +475,7 @@ class Runner:
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
             **env,
         }
-        if script.strip() in _INSTALLED:
+        if _install_key(script, env) in _INSTALLED:
             log = StepLog(
                 "", skipped=False, returncode=0, stdout="(already installed in this test session)\n"
             )
@@ -430,8 +489,8 @@ class Runner:
             check=False,
             stdin=subprocess.DEVNULL,
         )
-        if "pip install" in script and done.returncode == 0:
-            _INSTALLED.add(script.strip())
+        if ("pip install" in script or "install.sh" in script) and done.returncode == 0:
+            _INSTALLED.add(_install_key(script, env))
         outputs = {}
         for line in output.read_text(encoding="utf-8").splitlines():
             if "=" in line:
@@ -498,3 +557,8 @@ class Runner:
 def _needs(job: dict[str, Any]) -> list[str]:
     needs = job.get("needs", [])
     return [needs] if isinstance(needs, str) else list(needs)
+
+
+def _install_key(script: str, env: dict[str, str]) -> str:
+    """An install step is run once per test session for each harness it installs."""
+    return f"{script.strip()}\0{env.get('HARNESS', '')}"
