@@ -38,14 +38,15 @@ def operating_line(tally: OperatingTally | None) -> str:
     """The sentence, or "" for a summary written before the gate kept its record."""
     if tally is None:
         return ""
-    uncounted = tally.aa_not_counted + tally.canary_not_counted
-    if not (tally.aa_checks or tally.canary_runs or uncounted):
-        return (
-            f"{LEAD} no nightly A/A check or canary run recorded yet (`{OPERATING_FILE}` beside the baseline)"
-        )
+    if not (tally.aa_checks or tally.canary_runs or tally.aa_not_counted or tally.canary_not_counted):
+        return f"{LEAD} no nightly A/A check or canary run recorded yet (`{OPERATING_FILE}`)"
     text = f"{LEAD} {_aa(tally)}; {_canary(tally)}"
-    if uncounted:
-        text += (
-            f"; {_plural(uncounted, 'check')} could not decide (too few trials, not comparable or errored)"
-        )
+    undecided = [
+        _plural(n, what)
+        for n, what in ((tally.aa_not_counted, "A/A check"), (tally.canary_not_counted, "canary run"))
+        if n
+    ]
+    if undecided:
+        why = "too few trials, a changed definition, errors"
+        text += f"; not counted: {' and '.join(undecided)} that could not decide ({why})"
     return text + f" · the newest {tally.window} of each, `{OPERATING_FILE}`"
