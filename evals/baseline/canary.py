@@ -9,9 +9,11 @@ verdict, against the current baseline; a `regression` verdict is a catch, any ot
 miss (recorded with the drop it measured), and `not-comparable` or `error` counts as neither.
 
 Running and recording are apart, as the nightly needs them: the canary job (which holds the model key
-in live mode) runs it into a run directory; the fan-in (no secrets) records that run, its verdict
-recomputed from its validated records like `baseline bless` and `history` do. A run is a canary run
-only when run.json says so (`agent_spec: canary`): any other run is refused.
+in live mode, so it sets EVALS_DEFER_EXECUTION like a shard) runs it into a run directory; the fan-in
+(no secrets) records that run, its layer 1 computed again from the stored outcomes in the sandbox
+and its verdict from the validated records, as the merge and the PR verdict believe only what they
+can check. A run is a canary run only when run.json says so (`agent_spec: canary`): any other run
+is refused.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ from evals.gate.fingerprint import agent_config_hash
 from evals.gate.operating import CanaryRun
 from evals.records.model import RunMeta
 from evals.records.rundir import RunDir
-from evals.run.finish import finish, summarise
+from evals.run.finish import checked_records, finish
+from evals.run.recheck import recheck
 from evals.run.runner import Plan, allocate, plan, run_meta
 from evals.run.session import cost_estimate, run_to_verdict
 
@@ -138,14 +141,22 @@ def run_canary(p: Plan, out: Path, agent_dir: Path | None) -> ExitCode:
     return finish(p.definition, rd, meta)
 
 
-def canary_record(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> CanaryRun:
-    """The record of a finished canary run, its verdict recomputed from its validated records."""
+def canary_record(
+    definition: EvalDefinition, rd: RunDir, meta: RunMeta, check_layer_one: bool = False
+) -> CanaryRun:
+    """The record of a finished canary run, its verdict recomputed from its validated records;
+    `check_layer_one` (a run made elsewhere: the nightly's canary job, which defers the checks that
+    execute the agent's code where the model key is) computes layer 1 again here from the stored
+    outcomes, executing checks in the sandbox, as the merge and the PR verdict do."""
     if meta.agent_spec != SPEC:
         raise BadInputError(
             f"{rd.path}: not a canary run (run.json's agent_spec is {meta.agent_spec!r}); run one with "
             "`evals baseline canary --out DIR`"
         )
-    summary = summarise(definition, rd, meta)
+    records = checked_records(definition, rd, meta)
+    if check_layer_one:
+        records = recheck(definition, rd, records)
+    summary = definition.summarise(records, meta)
     gate = summary.gate
     return CanaryRun(
         run=rd.path.name,

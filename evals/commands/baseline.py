@@ -195,7 +195,7 @@ def handle_canary(args: argparse.Namespace) -> ExitCode:
         run_canary(p, run, agent_dir)
     rd = RunDir(run)
     definition, meta = reopen(rd, args.config)
-    record = canary_record(definition, rd, meta)
+    record = canary_record(definition, rd, meta, check_layer_one=args.run is not None)
     out = _operating_path(args, project / config.baseline)
     added = append_operating(out, record)
     print(describe(record))
