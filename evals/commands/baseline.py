@@ -53,6 +53,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_renamed(history, "--out", "--history", dest="history", type=Path)
     history.set_defaults(handler=handle_history)
+    _register_aa(inner)
+    _register_canary(inner)
+
+
+def _register_aa(inner: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     aa = inner.add_parser(
         "aa",
         help="A/A check: gate one half of a run's trials against the other half, append the line to "
@@ -62,6 +67,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_run(aa, "finished run (the nightly's merged run)")
     _add_operating(aa)
     aa.set_defaults(handler=handle_aa)
+
+
+def _register_canary(inner: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     canary = inner.add_parser(
         "canary",
         help="run the planted-regression canary (canary/) against the baseline, or record a canary run, "
