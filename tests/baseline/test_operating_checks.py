@@ -47,6 +47,8 @@ def test_a_night_whose_halves_agree_passes_and_the_next_report_counts_one_check(
     assert main(["compare", "--run", str(run)]) in (0, 1)
     screen = first_screen(run)
     assert "🧪 **This gate:** **0 false alarms in 1 nightly A/A check**; no canary run recorded yet" in screen
+    viewer = (run / "viewer.html").read_text(encoding="utf-8")  # the viewer's header says it too, plainly
+    assert "🧪 This gate: 0 false alarms in 1 nightly A/A check; no canary run recorded yet" in viewer
 
 
 def test_halves_that_differ_are_a_false_alarm_naming_what_fired(project: Path) -> None:
