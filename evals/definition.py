@@ -9,7 +9,7 @@ run made with `--agent claude` must still be comparable there.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +20,7 @@ from evals.gate.aggregate import ScenarioAggregate, aggregate
 from evals.gate.baseline import Baseline, load_baseline
 from evals.gate.compare import Comparison, Settings, compare
 from evals.gate.fingerprint import fingerprint
+from evals.gate.operating import OPERATING_FILE, AACheck, CanaryRun, load_operating, tally
 from evals.gate.part_fingerprint import part_fingerprints
 from evals.gate.sequential import continued
 from evals.gate.summary import Summary, build_summary
@@ -99,6 +100,8 @@ class EvalDefinition:
     baseline: Baseline | None
     baseline_path: Path
     pricing: Pricing
+    # the gate's own measured record beside the baseline (evals/gate/operating.py): every report says it
+    operating: list[AACheck | CanaryRun] = field(default_factory=list)
 
     def continued(self, continuations: int) -> EvalDefinition:
         """This definition for a run continued `continuations` times after an inconclusive verdict:
@@ -161,7 +164,7 @@ class EvalDefinition:
         if meta.stopped_by_budget and meta.budget_usd is not None:
             decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
         tiers: dict[str, str] = {name: loaded.scenario.task_tier() for name, loaded in self.scenarios.items()}
-        return build_summary(meta, aggregates, comparison, decided, fp, records, tiers)
+        return build_summary(meta, aggregates, comparison, decided, fp, records, tiers, tally(self.operating))
 
 
 def load_definition(
@@ -189,4 +192,5 @@ def load_definition(
         baseline=found,
         baseline_path=baseline_path,
         pricing=load_pricing(root / config.pricing),
+        operating=load_operating(baseline_path.parent / OPERATING_FILE),
     )

@@ -16,6 +16,7 @@ from evals.core.loading import describe_validation_error
 from evals.core.model import StrictModel
 from evals.gate.aggregate import CategoryStats, ScenarioAggregate
 from evals.gate.compare import Comparison, GuardComparison, ItemDelta, ScenarioComparison, TotalComparison
+from evals.gate.operating import OperatingTally
 from evals.gate.verdict import Verdict, VerdictName
 from evals.grade.result import PartGrade
 from evals.records.model import RunMeta, TrialMetrics, TrialRecord
@@ -91,6 +92,11 @@ class Summary(StrictModel):
     fingerprint: dict[str, Any]
     trials: dict[str, list[TrialSummary]]
     tiers: dict[str, TierStats] = Field(default_factory=dict)
+    operating: OperatingTally | None = Field(
+        default=None,
+        description="the gate's measured false alarms and canary catches (baseline/operating.jsonl), "
+        "as of the definition this run was compared under; None in summaries written before it",
+    )
 
     @property
     def several(self) -> bool:
@@ -189,6 +195,7 @@ def build_summary(
     fingerprint: dict[str, Any],
     records: list[TrialRecord],
     tiers: dict[str, str] | None = None,
+    operating: OperatingTally | None = None,
 ) -> Summary:
     return Summary(
         verdict=verdict.verdict,
@@ -208,6 +215,7 @@ def build_summary(
         fingerprint=fingerprint,
         trials=_trials(records, list(aggregates)),
         tiers=tier_stats(aggregates, tiers or {}),
+        operating=operating,
     )
 
 

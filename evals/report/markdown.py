@@ -27,6 +27,7 @@ from evals.gate.aggregate import ScenarioAggregate
 from evals.gate.compare import ScenarioComparison
 from evals.gate.summary import FlatItem, Summary, TrialSummary
 from evals.gate.verdict import BLESS_AGAIN, NO_BASELINE, budget_notice
+from evals.report.operating import operating_line
 from evals.report.story import anchor, story_lines, violation_lines
 
 MARKER = "<!-- agent-evals-gate:report -->"
@@ -158,6 +159,7 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
         lines += _top_changes(summary, viewer)
     lines += [_total_line(summary), _trials_line(summary)]
     lines += _cost_line(summary)
+    lines += _operating(summary)
     seed = summary.run.instance_seed
     instance = f" · instance seed {seed}" if seed is not None else ""
     lines += [
@@ -299,6 +301,12 @@ def _trials_line(summary: Summary) -> str:
     if g:
         text += f" · smallest drop this k detects ({g.power:.0%} power): **{_num(g.detectable_drop)}** points"
     return text + "  "
+
+
+def _operating(summary: Summary) -> list[str]:
+    """The gate's own measured record (nightly A/A checks, canary runs), on every report."""
+    line = operating_line(summary.operating)
+    return [line + "  "] if line else []
 
 
 def _cost_line(summary: Summary) -> list[str]:

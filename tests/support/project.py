@@ -39,11 +39,11 @@ SECRET_VARS = (
 
 
 def copy_project(dest: Path) -> Path:
-    """Copy the project's data (config, pricing, scenarios, baseline, agent) into `dest`."""
+    """Copy the project's data (config, pricing, scenarios, baseline, agent, canary) into `dest`."""
     dest.mkdir()
     for name in ("evals.yaml", "pricing.yaml"):
         shutil.copy(ROOT / name, dest / name)
-    for name in ("scenario", "baseline", "agent"):
+    for name in ("scenario", "baseline", "agent", "canary"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
     return dest

@@ -11,6 +11,7 @@ from evals.core.config import GateConfig, Threshold
 from evals.gate.aggregate import aggregate
 from evals.gate.baseline import Baseline
 from evals.gate.compare import Settings, compare
+from evals.gate.operating import tally
 from evals.gate.summary import Summary, build_summary
 from evals.gate.verdict import Verdict, verdict
 from evals.grade.rubric import Rubric
@@ -193,7 +194,13 @@ def summarise(
     )
     decided = verdict(comparison, several_scenarios=False)
     return build_summary(
-        RunMeta.model_validate({**META, **meta}), agg, comparison, decided, fingerprint, records
+        RunMeta.model_validate({**META, **meta}),
+        agg,
+        comparison,
+        decided,
+        fingerprint,
+        records,
+        operating=tally([]),  # as a definition with no operating.jsonl yet gives every report
     )
 
 

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from evals.gate.summary import Summary
+from evals.report.operating import operating_text
 
 _NUMBER = re.compile(r"(\d+)")
 
@@ -72,5 +73,6 @@ def summary_view(summary: Summary, trials: list[dict[str, Any]]) -> dict[str, An
         for key in criteria_order(summary, trials)
     }
     data["criteria_order"] = list(data["criteria"])
+    data["operating"] = operating_text(summary.operating)  # the gate's own record, as the report says it
     data["categories"] = {key: item.model_dump(mode="json") for key, item in summary.categories.items()}
     return data

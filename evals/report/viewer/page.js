@@ -107,6 +107,7 @@
       if (g) line.push(" · baseline " + num(g.baseline) + " · Δ ", delta(g.delta),
         " · " + Math.round(g.confidence * 100) + "% interval " + num(g.ci[0]) + " to " + num(g.ci[1]) + " · allowed drop " + num(g.allowed_drop));
       head.appendChild(el("p", { id: "total" }, line));
+      if (s.operating) head.appendChild(el("p", { id: "operating", class: "muted" }, s.operating));
     } else {
       head.appendChild(el("p", { class: "muted" }, "No summary.json in this run yet (run `python -m evals compare --run DIR`)."));
     }

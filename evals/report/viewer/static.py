@@ -302,7 +302,8 @@ def _summary(data: dict[str, Any]) -> str:
     if gate:
         line += f" · baseline {_num(gate['baseline'])} · Δ {_num(gate['delta'])}"
         line += f" · interval {_num(gate['ci'][0])} to {_num(gate['ci'][1])}"
-    return out + _tag("p", line)
+    out += _tag("p", line)
+    return out + (_tag("p", esc(s["operating"]), "muted") if s.get("operating") else "")
 
 
 def _criteria(s: dict[str, Any]) -> str:
