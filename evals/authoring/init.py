@@ -1,9 +1,10 @@
 """`evals init`: adopt the gate in an existing repository, from the starter the package ships.
 
 The starter is this project's own files, not a second copy of them: the agent (`agent/`), one
-scenario of each tier, `pricing.yaml`, `evals.yaml` with a suite of those three, the workflow
-scripts, and the two caller workflows, whose `uses:` of this repository's reusable workflows is
-pinned to the gate's commit SHA and whose `harness:` installs the package at that same commit. A
+scenario of each tier, `pricing.yaml`, the canary (`canary/`), `evals.yaml` with a suite of those
+three, the workflow scripts, and the two caller workflows, whose `uses:` of this repository's
+reusable workflows is pinned to the gate's commit SHA and whose `harness:` installs the package at
+that same commit. A
 wheel carries them under `evals/_starter/` (setup.py copies them in at build time); a source checkout
 (editable install) reads them where they are. Which files they are is written once, in
 pyproject.toml's `[tool.evals-starter]`.

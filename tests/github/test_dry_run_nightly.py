@@ -59,6 +59,16 @@ def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_
     assert f"carries the verdict **{summary['verdict']}**" in fan_in.summary  # said, whatever it is
     assert fan_in.step("Compare with the current baseline (the gate)").returncode == 0
 
+    # the gate's own record (#30): tonight's A/A check and the canary job's run, in the candidate
+    (canary,) = jobs["canary"]
+    assert canary.result == "success", canary.log()
+    assert (runner.artifacts / "canary-run" / "run.json").is_file()
+    lines = (candidate / "operating.jsonl").read_text(encoding="utf-8").splitlines()
+    records = {r["kind"]: r for r in map(json.loads, lines)}
+    assert len(lines) == 2 and set(records) == {"aa", "canary"}
+    assert records["aa"]["halves"] == {"trial-run": [3, 2]}  # five trials split alternately
+    assert records["canary"]["verdict"] == "regression"  # the planted regression was caught
+
 
 def test_the_scheduled_nightly_plans_every_scenario_with_the_default_trials(tmp_path: Path) -> None:
     event = json.loads(DISPATCH.read_text(encoding="utf-8"))
