@@ -12,6 +12,17 @@ import pytest
 from tests.support.project import SECRET_VARS, copy_project
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under `--dist loadgroup` (the README's test command) a test module stays on one worker, as
+    with loadscope, so its module-scoped fixtures run once; a test that names its own xdist group
+    (tests/support/checked.py: every test reading one task's check-scenario report) goes with its
+    group instead, so the sweep over tasks spreads over the workers and each report is made once."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+
+
 @pytest.fixture(autouse=True)
 def offline_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in SECRET_VARS:

@@ -6,26 +6,27 @@ Every parameterised task renders completely for 20 drawn seeds, and its replays 
 check-scenario for instance 0 and four drawn seeds (`CHECKED`): each instance of a task with code has
 its own repository, so each runs its tests in the sandbox again, and twenty of them for two dozen tasks
 took longer than the whole suite may. `evals check-scenario NAME --instance-seed N` checks any other
-instance. A test run by pytest is memoised by the exact tree and targets (a repeat is the same
+instance. The reports come from tests/support/checked.py: instance 0's is the one the task suite
+checks (computed once), and a test run by pytest is memoised by its exact input (a repeat is the same
 subprocess on the same files); nothing else is shortened.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from evals.authoring.check import check_scenario
 from evals.cli import main
-from evals.core.config import Config, load_config
+from evals.core.config import load_config
 from evals.core.errors import BadInputError
 from evals.definition import load_definition
 from evals.grade.evidence import evidence_hash
 from evals.scenario.load import list_scenarios, load_scenario
 from evals.scenario.params import PLACEHOLDER, Instance, draw, parse_parameters
+from tests.support.checked import check_group, committed_check
 from tests.support.paths import ROOT
 
 SEEDS = range(1, 21)
@@ -44,41 +45,13 @@ def test_at_least_five_tasks_are_parameterised() -> None:
     assert len(PARAMETERISED) >= 5, PARAMETERISED
 
 
-@pytest.fixture(scope="module")
-def memoised_pytest() -> Iterator[None]:
-    """`run_pytest` answered from a memo of (tree, targets, trusted tree): identical inputs, identical run."""
-    from evals.grade.checks import python
-    from evals.grade.sandbox.testrun import PytestRun
-
-    original = python.run_pytest
-    Key = tuple[tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, str], ...]]
-    memo: dict[Key, PytestRun] = {}
-
-    def run(files: dict[str, str], targets: list[str], trusted: dict[str, str] | None = None) -> PytestRun:
-        key = (tuple(sorted(files.items())), tuple(targets), tuple(sorted((trusted or {}).items())))
-        if key not in memo:
-            memo[key] = original(files, targets, trusted)
-        return memo[key]
-
-    python.run_pytest = run  # type: ignore[assignment]
-    yield
-    python.run_pytest = original  # type: ignore[assignment]
-
-
-@pytest.fixture(scope="module")
-def committed() -> tuple[Config, Path]:
-    """The committed project, loaded once for the sweep (check-scenario only reads it)."""
-    return load_config(ROOT)
-
-
-@pytest.mark.parametrize("task", PARAMETERISED)
-def test_check_task_passes_for_instance_zero_and_four_drawn_seeds(
-    task: str, committed: tuple[Config, Path], memoised_pytest: None
-) -> None:
-    config, project = committed
+@pytest.mark.parametrize(
+    "task", [pytest.param(t, marks=pytest.mark.xdist_group(check_group(t))) for t in PARAMETERISED]
+)
+def test_check_task_passes_for_instance_zero_and_four_drawn_seeds(task: str) -> None:
     failures = {}
     for seed in [None, *CHECKED]:
-        report = check_scenario(project, config, task, seed)
+        report = committed_check(task, seed)
         if report.problems:
             failures[seed] = report.problems
     assert not failures, failures

@@ -12,6 +12,7 @@ from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
+from tests.support.checked import check_group, committed_check
 from tests.support.paths import ROOT
 
 
@@ -154,14 +155,11 @@ def test_a_table_row_with_a_missing_cell_is_rejected(project: Path) -> None:
     assert "notion.yaml" in str(err.value)
 
 
+@pytest.mark.xdist_group(check_group("nightshift"))
 def test_alternative_solutions_score_full_marks_and_plausible_mistakes_lose_their_parts() -> None:
     """check-scenario holds every bundled replay: two other valid solutions (other constructs, tools,
     layout and words) score 25, and the two wrong ones lose exactly what they declare."""
-    from evals.authoring.check import check_scenario
-    from evals.core.config import load_config
-
-    config, _ = load_config(ROOT)
-    report = check_scenario(ROOT, config, "nightshift")
+    report = committed_check("nightshift")
     assert report.problems == [], "\n".join(report.problems)
     for valid in ("reference", "equivalent-code", "other-layout"):
         assert report.grades[valid].total == 25, valid

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from evals.authoring.check import check_scenario
 from evals.core.config import load_config
 from evals.grade.rubric import load_rubric
+from tests.support.checked import check_group, committed_check
 from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
@@ -25,11 +25,14 @@ VIOLATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("scenario", "replay", "part"), VIOLATIONS)
+@pytest.mark.parametrize(
+    ("scenario", "replay", "part"),
+    [pytest.param(*v, marks=pytest.mark.xdist_group(check_group(v[0]))) for v in VIOLATIONS],
+)
 def test_the_violation_fails_the_trial_though_the_points_would_pass(
     scenario: str, replay: str, part: str
 ) -> None:
-    report = check_scenario(ROOT, CONFIG, scenario)
+    report = committed_check(scenario)
     graded = report.grades[replay]
     threshold = load_rubric(ROOT / CONFIG.scenarios_dir / scenario).pass_threshold
     assert graded.total >= threshold, f"{scenario}/{replay} should clear the line on points ({graded.total})"

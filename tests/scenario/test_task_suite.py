@@ -14,11 +14,11 @@ from collections import Counter
 import pytest
 
 from evals.agents.replay import load_fixture
-from evals.authoring.check import check_scenario
 from evals.core.config import load_config
 from evals.grade.rubric import load_rubric
 from evals.scenario.folder import REFERENCE
 from evals.scenario.load import list_scenarios, load_scenario
+from tests.support.checked import check_group, committed_check
 from tests.support.paths import ROOT
 
 CONFIG, _ = load_config(ROOT)
@@ -29,9 +29,11 @@ NEW = [t for t in TASKS if t not in LEGACY]
 CHECKED = [t for t in TASKS if t != "nightshift"]
 
 
-@pytest.mark.parametrize("task", CHECKED)
+@pytest.mark.parametrize(
+    "task", [pytest.param(t, marks=pytest.mark.xdist_group(check_group(t))) for t in CHECKED]
+)
 def test_check_task_passes(task: str) -> None:
-    report = check_scenario(ROOT, CONFIG, task)
+    report = committed_check(task)
     assert report.problems == [], "\n".join(report.lines + report.problems)
     reference = report.grades[REFERENCE]
     assert reference.total == load_rubric(SCENARIOS / task).max_points
