@@ -167,9 +167,11 @@ def replicated(source: Path, dest: Path, trials: int, distinct: bool) -> Path:
     out.write_records([as_trial(first, n) for n in range(trials)])
     for n in range(trials):
         shutil.copytree(src.trial_dir(first.scenario, first.trial), out.trial_dir(first.scenario, n))
-        if distinct and n:
-            outcome = json.loads(out.trial_file(first.scenario, n, "outcome").read_text())
-            out.write_trial(first.scenario, n, "outcome", retouched(outcome, n))
+        # The outcome names its trial, and a grade is for the trial its outcome names: a copy that
+        # kept trial 0's would be re-graded as trial 0 and refused by the records' validation.
+        outcome = json.loads(out.trial_file(first.scenario, n, "outcome").read_text())
+        outcome["trial"] = n
+        out.write_trial(first.scenario, n, "outcome", retouched(outcome, n) if distinct and n else outcome)
     return dest
 
 
