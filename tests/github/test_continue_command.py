@@ -4,6 +4,9 @@ documented shapes: who may ask, what a push in between does, and where the state
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +175,43 @@ def test_reply_refused_answers_on_the_pr_and_refuses_bad_input(
     event.write_text(json.dumps(data), encoding="utf-8")
     assert main(["github", "reply-refused", "--event", str(event), "--reason", reason]) == 2  # an issue
     assert len(github.comments_on(2)) == 1
+
+
+def test_the_context_script_leaves_the_refusal_as_one_output_line(
+    github: FakeGitHubPR, tmp_path: Path
+) -> None:
+    """scripts/pr_context.sh: $GITHUB_OUTPUT is written by the command alone. It used to tee stdout
+    into it too: the refusal's `::error` line then raced the command's own `refused=` write, and under
+    load glued itself to it, so the refusal job saw no reason and the PR got no reply."""
+    inconclusive_comment(github, state())
+    data: dict[str, Any] = json.loads(COMMENTED.read_text(encoding="utf-8"))
+    data["issue"]["number"] = 2
+    data["issue"]["pull_request"] = {"url": f"https://api.github.com/repos/{REPO}/pulls/2"}
+    data["comment"]["body"] = "/evals continue"
+    data["comment"]["user"]["login"] = "reader"
+    event, output = tmp_path / "event.json", tmp_path / "output"
+    event.write_text(json.dumps(data), encoding="utf-8")
+    output.touch()
+    env = {
+        **os.environ,
+        "GITHUB_EVENT_PATH": str(event),
+        "GITHUB_OUTPUT": str(output),
+        "GITHUB_TOKEN": TOKEN,
+        "GITHUB_API_URL": github.url,
+        "EVALS_SCENARIOS": " ".join(SCENARIOS),
+        "PYTHONUNBUFFERED": "1",  # as on a runner: each print reaches the pipe as it is made
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+    }
+    done = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "pr_context.sh")],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (
+        done.returncode == 2 and "::error title=Agent evals - not continued::reader has read" in done.stdout
+    )
+    lines = output.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 1 and lines[0].startswith("refused=reader has read access")
