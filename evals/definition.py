@@ -17,7 +17,7 @@ from evals.core.config import Config
 from evals.core.errors import BadInputError
 from evals.core.pricing import Pricing, load_pricing
 from evals.gate.aggregate import ScenarioAggregate, aggregate
-from evals.gate.baseline import Baseline, load_baseline
+from evals.gate.baseline_file import Baseline, load_baseline
 from evals.gate.compare import Comparison, Settings, compare
 from evals.gate.fingerprint import fingerprint
 from evals.gate.operating import OPERATING_FILE, AACheck, CanaryRun, load_operating, tally

@@ -12,6 +12,6 @@ This package's face is what a `module:callable` agent needs, and nothing else: `
 """
 
 from evals.agents.base import AgentPrompts, AgentResult, Transcript
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 
 __all__ = ["AgentPrompts", "AgentResult", "Toolset", "Transcript"]

@@ -17,7 +17,7 @@ from pydantic import Field
 from evals.core.model import StrictModel
 from evals.core.usage import Usage
 from evals.scenario.model import Persona
-from evals.world.sandbox.tools.base import Envelope, Toolset
+from evals.world.toolset import Envelope, Toolset
 
 # How a trial ended. A model-driven agent ends on the model's stop reason (`end_turn`, `stop_sequence`,
 # `refusal`, `model_context_window_exceeded`, `max_tokens` for a reply cut off) or on a limit of the

@@ -38,10 +38,10 @@ import anthropic
 
 from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination
 from evals.agents.config import AgentConfig, load_agent_config
+from evals.core.claude_models import refusals
 from evals.core.errors import BadInputError, InfrastructureError
-from evals.core.models import refusals
 from evals.core.usage import Usage
-from evals.world.sandbox.tools.base import Envelope, Toolset
+from evals.world.toolset import Envelope, Toolset
 
 CACHE = {"type": "ephemeral"}
 # Sampling parameters are only accepted by this older API version (2026-10-21 rejects them, and the
@@ -339,15 +339,15 @@ class ClaudeAgent:
 
 
 def _check_allowlist(config: AgentConfig, agent_file: Path) -> None:
-    from evals.world.sandbox.tools import catalogue
+    from evals.world.backend import tool_catalogue
 
-    unknown = sorted(set(config.tools) - set(catalogue.build()))
+    unknown = sorted(set(config.tools) - set(tool_catalogue()))
     if unknown:
         raise BadInputError(f"{agent_file}: tools: unknown tool slugs: {', '.join(unknown)}")
 
 
 def check_model_settings(config: AgentConfig, agent_file: Path) -> None:
-    """Refuse what the configured model is documented to answer with a 400 (evals.core.models), so a
+    """Refuse what the configured model is documented to answer with a 400 (evals.core.claude_models), so a
     config mistake exits 2 before the first trial instead of failing every trial."""
     thinking = config.thinking
     found = refusals(

@@ -23,7 +23,7 @@ from evals.core.loading import load_model
 from evals.core.model import StrictModel
 from evals.scenario.folder import ScenarioFolder
 from evals.scenario.params import instance_zero
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 
 REF = re.compile(r"\$\{([^}]+)\}")
 

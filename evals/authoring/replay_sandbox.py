@@ -11,14 +11,14 @@ from pathlib import Path
 from evals.agents.base import AgentPrompts
 from evals.agents.resolve import resolve_agent
 from evals.definition import LoadedScenario
+from evals.world.backend import make_backend
 from evals.world.outcome import Outcome
-from evals.world.sandbox.environment import SandboxBackend
 
 
 async def replay_outcome(loaded: LoadedScenario, replay: str, agent_dir: Path, run_id: str) -> Outcome:
     scenario = loaded.scenario
     agent = resolve_agent(f"replay:{replay}", scenario, loaded.folder, agent_dir).make(0)
-    env = await SandboxBackend().create(scenario, 0, run_id)
+    env = await make_backend("sandbox").create(scenario, 0, run_id)
     try:
         prompts = AgentPrompts(
             system=scenario.render(scenario.prompts.system, 0), task=scenario.render(scenario.prompts.task, 0)

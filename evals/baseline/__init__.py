@@ -4,6 +4,6 @@
     history  baseline/history.jsonl: one line per nightly run
     trend    the last nights as Mermaid charts, with a drift notice
 
-The baseline's file format itself is the gate's (evals/gate/baseline.py): the gate reads it.
+The baseline's file format itself is the gate's (evals/gate/baseline_file.py): the gate reads it.
 Nothing is re-exported here.
 """

@@ -28,8 +28,8 @@ from dataclasses import replace
 
 from evals.baseline.bless import baseline_from_run
 from evals.core.errors import BadInputError
+from evals.core.stamps import now
 from evals.definition import EvalDefinition
-from evals.gate.baseline import now
 from evals.gate.operating import UNSPLIT, AACheck
 from evals.gate.summary import Summary
 from evals.records.model import RunMeta, TrialRecord

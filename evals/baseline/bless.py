@@ -16,14 +16,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from evals.core.errors import BadInputError
-from evals.gate.baseline import (
+from evals.core.stamps import now
+from evals.gate.baseline_file import (
     BASELINE_VERSION,
     Baseline,
     BaselineScenario,
     BaselineTrial,
     GuardSample,
     load_baseline,
-    now,
     recent,
 )
 from evals.gate.guards import full_marks

@@ -10,7 +10,7 @@ miss (recorded with the drop it measured), and `not-comparable` or `error` count
 
 Running and recording are apart, as the nightly needs them: the canary job (which holds the model key
 in live mode, so it sets EVALS_DEFER_EXECUTION like a shard) runs it into a run directory; the fan-in
-(no secrets) records that run, its layer 1 computed again from the stored outcomes in the sandbox
+(no secrets) records that run, its layer 1 computed again from the stored outcomes in the confinement
 and its verdict from the validated records, as the merge and the PR verdict believe only what they
 can check. A run is a canary run only when run.json says so (`agent_spec: canary`): any other run
 is refused.
@@ -29,8 +29,8 @@ from evals.core.config import Config
 from evals.core.errors import BadInputError, ExitCode
 from evals.core.loading import load_model
 from evals.core.model import FrozenModel
+from evals.core.stamps import now
 from evals.definition import EvalDefinition
-from evals.gate.baseline import now
 from evals.gate.fingerprint import agent_config_hash
 from evals.gate.operating import CanaryRun
 from evals.records.model import RunMeta
@@ -147,7 +147,7 @@ def canary_record(
     """The record of a finished canary run, its verdict recomputed from its validated records;
     `check_layer_one` (a run made elsewhere: the nightly's canary job, which defers the checks that
     execute the agent's code where the model key is) computes layer 1 again here from the stored
-    outcomes, executing checks in the sandbox, as the merge and the PR verdict do."""
+    outcomes, executing checks in the confinement, as the merge and the PR verdict do."""
     if meta.agent_spec != SPEC:
         raise BadInputError(
             f"{rd.path}: not a canary run (run.json's agent_spec is {meta.agent_spec!r}); run one with "

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.jsonio import append_jsonl, digest, read_jsonl
-from evals.gate.baseline import now
+from evals.core.stamps import now
 from evals.gate.summary import Summary
 
 HISTORY_FILE = "history.jsonl"  # next to the baseline file

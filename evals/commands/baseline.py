@@ -116,7 +116,7 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
         previous_baseline,
         with_guard_history,
     )
-    from evals.gate.baseline import load_baseline, merge_scenarios, write_baseline
+    from evals.gate.baseline_file import load_baseline, merge_scenarios, write_baseline
     from evals.records.rundir import RunDir
     from evals.run.finish import checked_records, reopen
 

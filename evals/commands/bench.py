@@ -1,7 +1,8 @@
-"""`bench gate`: the gate rule's false alarms, detection (1.5-, 3-, 5-point drops, a falling guard
-with and without its history), trials and cost per verdict on synthetic scores, at the configured
-settings.
-`bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`)."""
+"""`bench speed`: start-up, `compare` and grading times of this checkout (runs `bench/speed.py`).
+
+`bench/` is speed only; what the gate would do on simulated scores is `evals simulate`. The old
+spellings `bench gate` and `bench suite` still run the simulations, deprecated.
+"""
 
 from __future__ import annotations
 
@@ -10,164 +11,26 @@ import subprocess
 import sys
 from pathlib import Path
 
-from evals.commands.common import add_config
+from evals.commands.simulate import add_simulations
 from evals.core.errors import BadInputError, ExitCode
-from evals.core.project import load_project
-
-
-def add_simulation(parser: argparse.ArgumentParser, runs: int) -> None:
-    """The options every simulation shares: the config, how many PRs per case, the random seed."""
-    add_config(parser)
-    parser.add_argument("--runs", type=int, default=runs, help=f"simulated PRs per case (default {runs})")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the simulation (default 0)")
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = sub.add_parser("bench", help="simulation benchmarks of the harness itself")
+    parser = sub.add_parser("bench", help="speed benchmarks of this checkout (bench/)")
     inner = parser.add_subparsers(dest="bench_command", required=True)
-    gate = inner.add_parser(
-        "gate",
-        help="false alarms, detection, guard detection, trials and cost of the configured gate (synthetic)",
-    )
-    add_simulation(gate, runs=2000)
-    # Defaults of the simulated task live in evals.gate.simulate.SimulatedTask (imported only when running:
-    # scipy is slow to import and `evals --help` should not wait for it); the help repeats them.
-    gate.add_argument(
-        "--baseline-trials", type=int, help="trials of each simulated baseline (default 6, the nightly's k)"
-    )
-    gate.add_argument(
-        "--start-trials", type=int, help="k a PR run starts with (default: {evals.yaml:trials})"
-    )
-    gate.add_argument("--sd", type=float, help="σ of a trial's total (default 2)")
-    gate.add_argument("--guards", type=int, help="guard parts passing 95%% of the time (default 2)")
-    gate.add_argument(
-        "--guard-history-trials",
-        type=int,
-        help="trials in each guard's history, its baseline side (default: what blesses of "
-        "--baseline-trials trials fill of gate.guard_history_trials = "
-        "{evals.yaml:gate.guard_history_trials})",
-    )
-    gate.add_argument(
-        "--cost-per-trial",
-        type=float,
-        help="USD per trial, agent and judge, for the cost per verdict (default 1)",
-    )
-    gate.set_defaults(handler=handle_gate)
-    suite = inner.add_parser(
-        "suite",
-        help="the gate on the committed smoke and full suites, trials allocated by measured noise",
-    )
-    add_simulation(suite, runs=500)
-    suite.add_argument(
-        "--start-trials", type=int, help="k a noisy task starts with (default: {evals.yaml:trials})"
-    )
-    suite.add_argument(
-        "--suite",
-        action="append",
-        choices=["smoke", "full"],
-        help="which committed suite to simulate (repeatable; default both)",
-    )
-    suite.add_argument(
-        "--no-allocate",
-        action="store_true",
-        help="every task starts at k and is topped up at every look (the rule before #30), for comparison",
-    )
-    suite.add_argument(
-        "--every-task-noisy",
-        action="store_true",
-        help="the #18 stress shape instead: 24 tasks, each point passing 75%% of the time, none quiet",
-    )
-    suite.set_defaults(handler=handle_suite)
     speed = inner.add_parser(
         "speed", help="start-up, compare and grading times of this checkout against their goals"
     )
     speed.add_argument("--repeat", type=int, default=7, help="processes per timing; the best is shown")
     speed.add_argument("--before", type=Path, help="a checkout to measure as 'before', interleaved")
     speed.set_defaults(handler=handle_speed)
-
-
-def need_numpy() -> None:
-    """The simulations draw their scores with numpy, which running evals does not need: it comes
-    with the test tools (requirements-dev.txt), not the runtime (requirements.txt)."""
-    import importlib.util
-
-    if importlib.util.find_spec("numpy") is None:
-        raise BadInputError(
-            "evals bench gate|suite needs numpy, which the runtime install leaves out: "
-            "`make test` (or `pip install -r requirements-dev.txt`) installs it"
-        )
-
-
-def handle_gate(args: argparse.Namespace) -> ExitCode:
-    """Exit 0 when every goal holds, 1 when one is missed (so CI can run it as a check)."""
-    need_numpy()
-    from evals.gate.simulate import SimulatedTask, format_result, run_bench
-
-    config, _ = load_project(args.config)
-    given = {
-        "sd": args.sd,
-        "baseline_trials": args.baseline_trials,
-        "guards": args.guards,
-        "cost_per_trial": args.cost_per_trial,
-        "guard_history_trials": args.guard_history_trials,
-    }
-    scenario = SimulatedTask(
-        **{k: v for k, v in given.items() if v is not None}, start_trials=args.start_trials or config.trials
-    )
-    if args.runs < 1 or scenario.baseline_trials < 1 or scenario.start_trials < 1:
-        raise BadInputError("--runs, --baseline-trials and --start-trials must be at least 1")
-    if scenario.guards < 0 or scenario.cost_per_trial < 0 or (args.guard_history_trials or 0) < 0:
-        raise BadInputError("--guards, --cost-per-trial and --guard-history-trials cannot be negative")
-    result = run_bench(scenario, config.threshold, config.gate, runs=args.runs, seed=args.seed)
-    print(format_result(result, config.threshold, config.gate))
-    return ExitCode.PASS if result.meets_goals else ExitCode.REGRESSION
-
-
-def handle_suite(args: argparse.Namespace) -> ExitCode:
-    """Exit 0 when every simulated suite meets every goal it prints (false alarms, detection, model
-    calls per verdict), 1 when one is missed, as `bench gate` does: a missed goal is the gate's own
-    regression."""
-    need_numpy()
-    from evals.gate.simulate_suite import (
-        CALLS_GOAL,
-        format_suite,
-        run_suite_bench,
-        suite_goals,
-        suite_shape,
-        tiered_suite,
-    )
-
-    config, root = load_project(args.config)
-    start = config.trials if args.start_trials is None else args.start_trials
-    if args.runs < 1 or start < 1:
-        raise BadInputError("--runs and --start-trials must be at least 1")
-    met = True
-    for name in args.suite or ["smoke", "full"]:
-        if name not in config.suites:
-            raise BadInputError(f"--suite {name}: evals.yaml has no suite of that name")
-        shape = tiered_suite() if args.every_task_noisy else suite_shape(root, config, config.suites[name])
-        outcomes = run_suite_bench(
-            config.gate,
-            shape,
-            runs=args.runs,
-            seed=args.seed,
-            start_trials=start,
-            allocate=not args.no_allocate,
-        )
-        rule = "every task at k" if args.no_allocate else "trials by measured noise"
-        label = (
-            f"{name} suite ({rule}; {args.runs} PRs per case, seed {args.seed}, "
-            f"noisy tasks start at k={start})"
-        )
-        print(format_suite(label, shape, outcomes, CALLS_GOAL[name]))
-        met = met and all(suite_goals(outcomes, CALLS_GOAL[name]).values())
-    return ExitCode.PASS if met else ExitCode.REGRESSION
+    add_simulations(inner, old="bench")
 
 
 def handle_speed(args: argparse.Namespace) -> ExitCode:
     """Run `bench/speed.py` of the checkout this package belongs to, in its own process (it times
     fresh `python -m evals` processes, so nothing of this one may be loaded or warmed for it).
-    Exit 0 when every goal is met, 1 when one is missed (like `bench gate`), 3 when a timed command
+    Exit 0 when every goal is met, 1 when one is missed (like `simulate gate`), 3 when a timed command
     failed."""
     checkout = Path(__file__).resolve().parents[2]
     if not (checkout / "bench" / "speed.py").is_file():

@@ -1,6 +1,6 @@
 """`calibrate`: how often the model judge agrees with the human labels (evals/authoring/calibrate.py).
 
-Only the parser lives here: the calibration pulls in the grader, the judge and the sandbox, which
+Only the parser lives here: the calibration pulls in the grader, the judge and the simulated world, which
 `evals --help` should not wait for.
 """
 

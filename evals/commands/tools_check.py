@@ -48,12 +48,12 @@ def handle(args: argparse.Namespace) -> ExitCode:
             "Composio serves at the pinned toolkit versions (README, Live mode)"
         )
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
+    from evals.world.backend import tool_catalogue
     from evals.world.live.composio_api import make_sdk, raw_tools
     from evals.world.live.config import ComposioKeys, load_stage_config
     from evals.world.live.schema_diff import diff, states_null
-    from evals.world.sandbox.tools.catalogue import build
 
-    catalogue = build()
+    catalogue = tool_catalogue()
     keys = load_stage_config(ComposioKeys)
     found = raw_tools(make_sdk(keys), sorted(catalogue))
     drifts = 0

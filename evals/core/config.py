@@ -12,10 +12,10 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
+from evals.core.claude_models import refusals
 from evals.core.errors import BadInputError
 from evals.core.loading import Located, error_loc, error_message, read_data, yaml_position
 from evals.core.model import FrozenModel
-from evals.core.models import refusals
 from evals.core.suggest import did_you_mean
 
 CONFIG_FILE = "evals.yaml"

@@ -1,4 +1,4 @@
-""""Did you mean …?" for names a person types: scenarios, agents, replays, config keys."""
+""" "Did you mean …?" for names a person types: scenarios, agents, replays, config keys."""
 
 from __future__ import annotations
 

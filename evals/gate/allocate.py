@@ -18,12 +18,12 @@ task that stays identical contributes Δ 0 and no variance, which is what its hi
 Why *every* quiet task joins when one differs, not only that one: a task whose own bad trial earns
 it more trials, while its lucky siblings stay at one clean trial, has its drop diluted (the bad
 first trial is averaged with more) and theirs hidden; the mean is then biased towards no change.
-Simulated on the smoke suite (`evals bench suite`), topping up only the task that differed caught a
+Simulated on the smoke suite (`evals simulate suite`), topping up only the task that differed caught a
 12 % drop 85 % of the time, against 99 % with every task at k. Moving the quiet tasks together, the
 only data-dependent choice is "did any quiet trial differ", as likely under no change as never.
 
 Pure functions over per-task trial totals, so the live run (evals/run/session.py) and the
-simulation (evals/gate/simulate_suite.py, `evals bench suite`) allocate the same way.
+simulation (evals/gate/simulate_suite.py, `evals simulate suite`) allocate the same way.
 """
 
 from __future__ import annotations

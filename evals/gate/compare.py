@@ -21,7 +21,7 @@ from pydantic import Field, SkipValidation
 from evals.core.config import GateConfig, Threshold
 from evals.core.model import StrictModel
 from evals.gate.aggregate import CategoryStats, ScenarioAggregate, UsageStats
-from evals.gate.baseline import Baseline, BaselineScenario, recent
+from evals.gate.baseline_file import Baseline, BaselineScenario, recent
 from evals.gate.guards import GuardCounts, GuardTest, fisher_two_sided, full_marks, judge_guards
 from evals.gate.part_fingerprint import comparability
 from evals.gate.passrate import PassRates

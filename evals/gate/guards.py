@@ -145,5 +145,3 @@ def undecided(tests: Sequence[GuardTest], max_n: int) -> bool:
     the interim line), or would be at `max_n` trials if its rate held: more trials would tell a real
     drop from bad luck."""
     return any((t.regressed and max_n > t.counts.run_n) or promising(t, max_n) for t in tests)
-
-

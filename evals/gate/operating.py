@@ -1,6 +1,6 @@
 """The gate's measured operating characteristics (`baseline/operating.jsonl`): its own error rates.
 
-The simulation (`evals bench gate`, `evals bench suite`) says how often the rule *would* cry wolf or
+The simulation (`evals simulate gate`, `evals simulate suite`) says how often the rule *would* cry wolf or
 miss a drop on modelled scores; this file says how often it *did*, on this agent:
 
 - an **A/A check** per nightly run (evals/baseline/aa.py): the night's trials split into two halves

@@ -69,7 +69,8 @@ class SimulatedTask:
 
 def nightly_history(window: int, baseline_trials: int) -> int:
     """Trials a guard history holds once nightly blesses of `baseline_trials` each have filled a
-    window of `window` trials (whole blesses only, at least the last one: evals/gate/baseline.py `recent`)."""
+    window of `window` trials (whole blesses only, at least the last one: `recent` in
+    evals/gate/baseline_file.py)."""
     return baseline_trials * max(1, window // baseline_trials)
 
 

@@ -92,7 +92,7 @@ def suite_shape(root: Path, config: Config, names: list[str]) -> list[Task]:
     committed baseline and its nightly history (baseline/history.jsonl beside it, when there is one)."""
     from evals.core.jsonio import read_jsonl
     from evals.gate.allocate import history_scores
-    from evals.gate.baseline import load_baseline
+    from evals.gate.baseline_file import load_baseline
     from evals.grade.rubric import load_rubric
     from evals.scenario.load import load_scenario
 
@@ -226,7 +226,7 @@ def run_suite_bench(
 
 
 def suite_goals(outcomes: dict[str, SuiteOutcome], calls_goal: float) -> dict[str, bool]:
-    """Each goal the suite bench prints, met or not: `bench suite` exits 1 when any is missed."""
+    """Each goal the suite bench prints, met or not: `simulate suite` exits 1 when any is missed."""
     return {
         "false alarms": outcomes["no change"].rate("regression") <= FALSE_ALARM_GOAL,
         "detection": outcomes["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL,

@@ -146,7 +146,7 @@ def gate(run: Path, head: Path | None, root: Path) -> PrResult:
         continuations = trusted_continuations(meta.continued)
         expect = expectation(root)  # the base's scenarios and trials, never the run's own word
         checked = checked_records(definition, rd, meta, expect)
-        records = recheck(definition, rd, checked)  # layer 1 again, executing checks sandboxed
+        records = recheck(definition, rd, checked)  # layer 1 again, executing checks confined
         summary = conclude(definition, rd, meta, expect, records)
         leave_state(rd, summary, root, continuations)
     except (EvalError, OSError, ValueError) as exc:

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.errors import InfrastructureError
+from evals.grade.confine.policy import ExecutionDeferred
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
 from evals.grade.passrule import trial_pass
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
-from evals.grade.sandbox.policy import ExecutionDeferred
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
 

@@ -60,10 +60,9 @@ class GradeContext:
         recorded = self.outcome.as_seeded()
         if recorded is not None:
             return recorded
-        from evals.world.sandbox.seed import seed
-        from evals.world.sandbox.snapshot import outcome
+        from evals.world.backend import seeded_sandbox
 
-        return outcome(seed(self.scenario, self.outcome.trial))
+        return seeded_sandbox(self.scenario, self.outcome.trial)
 
 
 CheckFn = Callable[..., CheckResult]

@@ -27,7 +27,7 @@ from evals.gate.aggregate import ScenarioAggregate
 from evals.gate.compare import ScenarioComparison
 from evals.gate.summary import FlatItem, Summary, TrialSummary
 from evals.gate.verdict import BLESS_AGAIN, NO_BASELINE, budget_notice
-from evals.report.operating import operating_line
+from evals.report.operating_line import operating_line
 from evals.report.story import anchor, story_lines, violation_lines
 
 MARKER = "<!-- agent-evals-gate:report -->"

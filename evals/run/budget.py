@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from evals.core.pricing import Pricing
 from evals.core.usage import Usage
-from evals.gate.baseline import Baseline, BaselineScenario
+from evals.gate.baseline_file import Baseline, BaselineScenario
 from evals.grade.evidence import MAX_CHARS as EVIDENCE_CAP
 from evals.records.model import TrialRecord
 from evals.scenario.model import Scenario

@@ -1,10 +1,10 @@
 """Layer 1 again, where no secret is: the verdict believes only what it can check.
 
 The job that holds the model key runs the agent and grades what executes nothing; every check that
-would execute the agent's code is deferred there (EVALS_DEFER_EXECUTION, evals/grade/sandbox/
+would execute the agent's code is deferred there (EVALS_DEFER_EXECUTION, evals/grade/confine/
 policy.py) and its part left unscored. The jobs without secrets that read the run (the PR's
 verdict job, the nightly's merge) call `recheck` on every graded trial: layer 1 is computed again
-from the stored outcome by this checkout's definition, executing checks inside the sandbox, and
+from the stored outcome by this checkout's definition, executing checks inside the confinement, and
 the result replaces the record's layer 1. What the record said must agree wherever it could know:
 every check it ran (not deferred) must have the same result here, and a judged part's verdict is
 kept only when its layer 1 passes here and the evidence the judge saw has the hash it has here.

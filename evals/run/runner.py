@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -23,10 +22,10 @@ from evals.agents.trajectory import metrics
 from evals.core.config import Config
 from evals.core.errors import BadInputError, InfrastructureError
 from evals.core.redact import redact_text
+from evals.core.stamps import dir_stamp, git_commit, now
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, LoadedScenario, load_definition
 from evals.gate.allocate import Noise, active, catch_up, history_scores, measure, start_trials, top_up
-from evals.gate.baseline import git_commit
 from evals.gate.fingerprint import agent_config_hash
 from evals.gate.verdict import extra_trials
 from evals.grade.grader import grade
@@ -36,7 +35,6 @@ from evals.records.model import RunMeta, TrialMetrics, TrialRecord, TrialStatus
 from evals.records.rundir import RunDir
 from evals.run.budget import Spend
 from evals.world.backend import Backend, Environment, make_backend
-from evals.world.sandbox.environment import SandboxBackend
 
 
 @dataclass
@@ -48,7 +46,7 @@ class Plan:
     agent_spec: str
     trials: int
     concurrency: int = 4
-    backend: Backend = SandboxBackend()  # noqa: RUF009  (stateless)
+    backend: Backend = field(default_factory=lambda: make_backend("sandbox"))
     budget_usd: float | None = None
     # Per scenario, when allocation by measured noise plans it fewer than `trials` (evals/gate/allocate.py)
     scenario_trials: dict[str, int] = field(default_factory=dict)
@@ -118,7 +116,7 @@ def run_label(config: Config, names: list[str]) -> str:
 def new_run_dir(root: Path, config: Config, names: list[str]) -> Path:
     """A new, empty run directory under runs_dir: `<UTC time>-<label>`, `-2`, `-3`... when two runs
     start in the same second. Created here (exclusively), so two processes never share one."""
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    stamp = dir_stamp()
     base = root / config.runs_dir / f"{stamp}-{run_label(config, names)}"
     base.parent.mkdir(parents=True, exist_ok=True)
     path, n = base, 1
@@ -376,7 +374,7 @@ def run_meta(p: Plan) -> RunMeta:
         scenario_trials=dict(p.scenario_trials) or None,
         scenarios=list(p.scenarios),
         commit=git_commit(d.root),
-        started=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        started=now(),
         agent_config_hash=agent_config_hash(d.root / "agent"),
         judge_model=d.config.judge.model,
         world=p.backend.name,

@@ -78,10 +78,10 @@ def agent_pricing(p: Plan) -> AgentPricing:
     if p.agent_spec not in ("claude", "auto"):
         return AgentPricing("module")
     from evals.agents.config import load_agent_config
-    from evals.world.sandbox.tools import catalogue
+    from evals.world.backend import tool_catalogue
 
     config, addendum = load_agent_config(p.definition.root / "agent")
-    tools = [t.schema() for slug, t in catalogue.build().items() if not config.tools or slug in config.tools]
+    tools = [t.schema() for slug, t in tool_catalogue().items() if not config.tools or slug in config.tools]
     fixed = len(addendum) + sum(len(json.dumps(t)) for t in tools)
     return AgentPricing("claude", config.model, config.max_turns, fixed, len(tools))
 

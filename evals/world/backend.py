@@ -1,10 +1,11 @@
 """Where a trial's world lives: the protocol every world backend implements, and the backends by name.
 
 `sandbox` (in-process, deterministic: `evals.world.sandbox.environment`) and `live` (real services:
-`evals.world.live`) both give the agent a Composio-shaped toolset and give the grader the same outcome
-contract (`evals.world.outcome`), so everything downstream of the world is backend-agnostic. This module
-sits above both and imports each only when it is asked for by name, so choosing the sandbox never
-loads the live clients (PyGithub, notion-client, composio).
+`evals.world.live`) both give the agent a Composio-shaped toolset (`evals.world.toolset`) and give the
+grader the same outcome contract (`evals.world.outcome`), so everything downstream of the world is
+backend-agnostic. This module is the world's door: it sits above both and imports each only when it
+is asked for by name, so choosing the sandbox never loads the live clients (PyGithub, notion-client,
+composio), and no module outside `evals/world/` reaches into either backend.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Protocol
 from evals.core.errors import BadInputError
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset, ToolSpec
 
 
 class Environment(Protocol):
@@ -64,3 +65,21 @@ def make_backend(name: str) -> Backend:
     if factory is None:
         raise BadInputError(f"--world {name!r}: expected one of {', '.join(sorted(BACKENDS))}")
     return factory()
+
+
+def tool_catalogue() -> dict[str, ToolSpec]:
+    """Every tool a world serves, by Composio slug: both backends offer this one catalogue (the live
+    one calls Composio under the same slugs and parameters), so an agent's allowlist and its prompt's
+    size are known before any world exists."""
+    from evals.world.sandbox.tools.catalogue import build
+
+    return dict(build())
+
+
+def seeded_sandbox(scenario: Scenario, trial: int) -> Outcome:
+    """The sandbox world as seeded for `trial`, as an outcome: what an old outcome file that did not
+    record its own seed is compared with (see `GradeContext.seeded`)."""
+    from evals.world.sandbox.seed import seed
+    from evals.world.sandbox.snapshot import outcome
+
+    return outcome(seed(scenario, trial))

@@ -55,7 +55,7 @@ def test_calibrate_reports_agreement_per_part_and_overall_from_the_bundled_repla
     project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # The model gives every T1b reply 1 point: right on the reference, wrong on the regressed reply.
-    # Only those two bundled replays: the others add labels, not cases, and each costs sandboxed test runs.
+    # Only those two bundled replays: the others add labels, not cases, and each costs confined test runs.
     for extra in (project / "scenario" / "trial-run" / "replays").glob("*.yaml"):
         if extra.stem not in {"reference", "regressed"}:
             extra.unlink()

@@ -4,7 +4,7 @@
 No network: the wheel is built with this session's setuptools (`--no-build-isolation`) and
 installed with `--no-index --no-deps`; the fresh venv gets this session's runtime libraries as hard
 links into its own site-packages, as `pip install` would put them there (not a .pth line pointing
-here: the grader's sandbox binds only the interpreter's own prefix, so pytest must be in it for the
+here: the grader's confinement binds only the interpreter's own prefix, so pytest must be in it for the
 starters whose rubric runs the repository's tests). This checkout's editable install is left out:
 the wheel itself, its `evals` command and its starter files are the fresh venv's own, and the test
 checks that the package it imports is the wheel's."""

@@ -9,7 +9,7 @@ import pytest
 from evals.agents import AgentPrompts
 from evals.cli import main
 from evals.core.errors import InfrastructureError
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.stubs.anthropic_stub import StubAnthropic
 from tests.support.stubs.reference_player import ReferencePlayer
 

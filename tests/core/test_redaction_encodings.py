@@ -20,7 +20,7 @@ from evals.agents import AgentPrompts
 from evals.cli import main
 from evals.core.errors import InfrastructureError
 from evals.core.redact import redact, redact_text
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.agents import trial_of
 
 PLANTED = {

@@ -1,5 +1,5 @@
 """Trials by measured noise (evals/gate/allocate.py) and the suite simulation that holds the gate's
-error rates with it (evals/gate/simulate_suite.py, `evals bench suite`)."""
+error rates with it (evals/gate/simulate_suite.py, `evals simulate suite`)."""
 
 from __future__ import annotations
 
@@ -95,20 +95,20 @@ def test_allocation_by_noise_keeps_the_error_rates_and_costs_far_fewer_calls() -
 
 def test_bench_suite_exits_one_when_a_goal_is_missed(capsys: pytest.CaptureFixture[str]) -> None:
     """Every task noisy at 75 % a point (the #18 stress shape) costs far more calls than the smoke
-    suite's goal of 400: `bench suite` says MISSES and exits 1, as `bench gate` does."""
-    code = main(["bench", "suite", "--runs", "20", "--suite", "smoke", "--every-task-noisy"])
+    suite's goal of 400: `simulate suite` says MISSES and exits 1, as `simulate gate` does."""
+    code = main(["simulate", "suite", "--runs", "20", "--suite", "smoke", "--every-task-noisy"])
     out = capsys.readouterr().out
     assert code == 1 and "MISSES" in out
 
 
 def test_bench_suite_on_the_committed_suites_meets_its_goals(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "suite", "--runs", "60"]) == 0
+    assert main(["simulate", "suite", "--runs", "60"]) == 0
     out = capsys.readouterr().out
     assert "smoke suite" in out and "full suite" in out and "MISSES" not in out
 
 
 def test_bench_suite_refuses_a_start_of_no_trials() -> None:
-    assert main(["bench", "suite", "--runs", "1", "--start-trials", "0"]) == 2
+    assert main(["simulate", "suite", "--runs", "1", "--start-trials", "0"]) == 2
 
 
 def test_a_task_the_baseline_never_measured_takes_its_tiers_measured_model(tmp_path: Path) -> None:

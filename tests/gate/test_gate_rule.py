@@ -10,7 +10,7 @@ import pytest
 from evals.cli import main
 from evals.core.config import GateConfig, Threshold, load_config
 from evals.gate.aggregate import aggregate
-from evals.gate.baseline import Baseline, BaselineScenario, BaselineTrial
+from evals.gate.baseline_file import Baseline, BaselineScenario, BaselineTrial
 from evals.gate.compare import Settings, baseline_rates, compare
 from evals.gate.guards import GuardCounts, judge_guards
 from evals.gate.passrate import PassRates
@@ -172,10 +172,10 @@ def test_a_gate_without_extra_trials_misses_the_detection_goal() -> None:
     assert result.detection_rate < detection_goal(6)
 
 
-def test_the_bench_command_prints_every_case_with_trials_and_cost(
+def test_the_simulate_command_prints_every_case_with_trials_and_cost(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code = main(["bench", "gate", "--runs", "200", "--seed", "3", "--guards", "0"])
+    code = main(["simulate", "gate", "--runs", "200", "--seed", "3", "--guards", "0"])
     out = capsys.readouterr().out
     assert "false alarms (no true change):" in out and "detection (true 3-point drop):" in out
     assert "detection (true 1.5-point drop):" in out and "detection (true 5-point drop):" in out
@@ -188,14 +188,14 @@ def test_guard_detection_is_reported_with_and_without_the_history_and_held_to_it
 ) -> None:
     """Even against the nightly's 30-trial guard history an exact test does not see a guard fall
     from 95% to 50% nine times in ten (README "The gate"): the bench says so and exits 1."""
-    assert main(["bench", "gate", "--runs", "200", "--seed", "3"]) == 1
+    assert main(["simulate", "gate", "--runs", "200", "--seed", "3"]) == 1
     out = capsys.readouterr().out
     assert "guard detection (one guard 95% → 50%; 30-trial guard history):" in out
     assert "goal ≥ 90%: MISSES" in out
     assert "guard detection without history (one guard 95% → 50%; the last baseline's 6 trials):" in out
-    main(["bench", "gate", "--runs", "50", "--guard-history-trials", "60", "--baseline-trials", "10"])
+    main(["simulate", "gate", "--runs", "50", "--guard-history-trials", "60", "--baseline-trials", "10"])
     assert "60-trial guard history" in capsys.readouterr().out
-    assert main(["bench", "gate", "--guard-history-trials", "-1"]) == 2
+    assert main(["simulate", "gate", "--guard-history-trials", "-1"]) == 2
 
 
 def test_the_guard_history_catches_a_falling_guard_far_more_often_than_the_last_baseline() -> None:
@@ -259,3 +259,17 @@ def test_the_baselines_pass_at_k_is_estimated_at_this_runs_k_and_never_beyond_it
     assert baseline_rates(base, 2, 18) == PassRates(pass_at_1=0.5, pass_at_k=0.8, pass_pow_k=0.2)
     assert baseline_rates(base, 4, 18).pass_pow_k == 0
     assert baseline_rates(base, 7, 18).pass_at_k is None
+
+
+def test_the_old_bench_spelling_still_simulates_and_says_it_is_deprecated(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`bench/` is speed; the simulations moved to `evals simulate`. Scripts calling `evals bench gate`
+    get the same result, and a note on stderr naming the new spelling."""
+    args = ["gate", "--runs", "50", "--seed", "3", "--guards", "0"]
+    assert main(["simulate", *args]) == 0
+    new = capsys.readouterr()
+    assert main(["bench", *args]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and "false alarms" in old.out
+    assert "`evals bench gate` is deprecated, use `evals simulate gate`" in old.err and not new.err

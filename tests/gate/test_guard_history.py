@@ -16,7 +16,7 @@ from evals.cli import main
 from evals.core.config import GateConfig, Threshold
 from evals.core.errors import BadInputError
 from evals.gate.aggregate import aggregate
-from evals.gate.baseline import Baseline, GuardSample, load_baseline, recent
+from evals.gate.baseline_file import Baseline, GuardSample, load_baseline, recent
 from evals.gate.compare import GuardComparison, Settings, compare
 from evals.gate.part_fingerprint import part_fingerprints
 from evals.gate.verdict import Verdict, verdict

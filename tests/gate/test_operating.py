@@ -9,7 +9,7 @@ import pytest
 
 from evals.core.errors import BadInputError
 from evals.gate.operating import AACheck, CanaryRun, append_operating, load_operating, tally
-from evals.report.operating import operating_line
+from evals.report.operating_line import operating_line
 
 
 def aa(run: str, verdict: str = "pass") -> AACheck:

@@ -4,7 +4,7 @@ Ordinary tool calls only (a replay, no `module:callable` agent): the model does 
 tries to write `../../scripts/cleanup.sh`, and commits a regression test whose module-level code
 reads every environment it can reach, sends it to a socket the test listens on, appends it to the
 run's `results.jsonl` and the job's `scripts/cleanup.sh`, and leaves a process behind. The job with
-the model key never runs that code; the verdict job runs it only in the sandbox. No planted value
+the model key never runs that code; the verdict job runs it only in the confinement. No planted value
 may appear in any file, log, job summary or on the socket; the scripts later steps run are
 unchanged; nothing is left running; and the verdict is the regressed run's, by its own merits.
 """
@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
-from evals.grade.sandbox.launch import chosen_mode
-from evals.grade.sandbox.policy import strength
+from evals.grade.confine.launch import chosen_mode
+from evals.grade.confine.policy import strength
 from tests.support.actions import NOT_CHECKED_OUT, Runner
 from tests.support.attacks import CANARIES, Listener, files_holding, free_port, steal_and_hide, survivors
 from tests.support.fakes.github_pr_fake import FakeGitHubPR
@@ -50,7 +50,7 @@ def hostile_replay(project: Path, port: int, marker: str) -> None:
     fixture: dict[str, Any] = yaml.safe_load((replays / "regressed.yaml").read_text(encoding="utf-8"))
     fixture.pop("expect_lost", None)
     # Where the grader's files are, found as an attacker would: through every process's working
-    # directory (outside a sandbox that is the job's workspace).
+    # directory (outside a confinement that is the job's workspace).
     payload = steal_and_hide(port, [], marker).replace(
         "for target in []:",
         "import glob\nfor target in glob.glob('/proc/*/cwd/runs/*/results.jsonl')"
@@ -127,7 +127,7 @@ def test_a_hostile_test_file_steals_nothing_writes_nothing_and_earns_nothing(
     assert not survivors(marker)
     assert status is not None
     if strength(chosen_mode()) < strength("landlock"):  # the verdict job refuses to run it with less
-        assert status["state"] == "error" and "sandbox" in status["description"]
+        assert status["state"] == "error" and "confinement" in status["description"]
         return
     # The verdict is the regressed run's own: 2 of 7, a regression (the attacker hoped for 7/7).
     assert status["state"] == "failure"

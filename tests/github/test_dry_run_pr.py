@@ -22,7 +22,7 @@ TOKEN = "ghs-dry-run-token-0001"
 LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
 REPO = "Codertocat/Hello-World"
 CONTEXT = "agent-evals"
-GATE = "Verdict by the base's definition (the gate; layer 1 re-graded in the sandbox)"
+GATE = "Verdict by the base's definition (the gate; layer 1 re-graded in the confinement)"
 
 
 def labeled(label: str = "run-evals", head_repo: str | None = None) -> dict[str, Any]:

@@ -205,7 +205,7 @@ def agent_code_steps(path: Path) -> list[tuple[str, dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("path", [FOLDER / name for name in REUSABLE.values()], ids=lambda p: p.name)
-def test_agent_code_runs_only_sandboxed_in_a_job_without_secrets_or_write_tokens(path: Path) -> None:
+def test_agent_code_runs_only_confined_in_a_job_without_secrets_or_write_tokens(path: Path) -> None:
     workflow = load(path)
     found = agent_code_steps(path)
     assert found, path.name
@@ -214,9 +214,9 @@ def test_agent_code_runs_only_sandboxed_in_a_job_without_secrets_or_write_tokens
         assert not reads_secrets(job) and "environment" not in job, (path.name, job_name)
         assert set(job["permissions"].values()) == {"read"}, (path.name, job_name)
         assert "github.token" not in json.dumps(job), (path.name, job_name)
-        assert step["env"]["EVALS_SANDBOX_MINIMUM"] == "landlock"
+        assert step["env"]["EVALS_CONFINE_MINIMUM"] == "landlock"
         runs = [s.get("run") for s in job["steps"]]
-        assert runs.index("bash scripts/sandbox.sh") < runs.index(step["run"])
+        assert runs.index("bash scripts/confine.sh") < runs.index(step["run"])
 
 
 @pytest.mark.parametrize("path", WORKFLOWS, ids=lambda p: p.name)

@@ -13,7 +13,7 @@ import yaml
 
 from evals.core.jsonio import canonical
 from evals.grade.checks.python import assigned_value
-from evals.grade.sandbox.testrun import run_pytest
+from evals.grade.confine.testrun import run_pytest
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import Block, Outcome, PageSnapshot, PullSnapshot, SentMail

@@ -13,10 +13,10 @@ import json
 
 import pytest
 
+from evals.grade.confine.launch import available
+from evals.grade.confine.policy import MODES, Mode
 from evals.grade.registry import GradeContext
 from evals.grade.rubric import scenario_registry
-from evals.grade.sandbox.launch import available
-from evals.grade.sandbox.policy import MODES, Mode
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.sandbox.seed import seed
@@ -90,7 +90,7 @@ def test_a_leak_the_trace_is_told_not_to_see_still_grows_the_memory_read_from_ou
     scenario: Scenario,
 ) -> None:
     """The buffers go where the probe's count does not walk, and tracemalloc is patched to report
-    nothing: the probe's own account is flat, the sandbox's resident memory is not."""
+    nothing: the probe's own account is flat, the confinement's resident memory is not."""
     hide = (
         "import _tracemalloc, builtins\n"
         "_tracemalloc.get_traced_memory = lambda: (0, 0)\n"
@@ -159,8 +159,8 @@ def test_in_every_mode_a_real_fix_passes_and_an_atexit_forgery_does_not(
     """The outside readings hold in each mode this machine can force: no false alarm on a fix,
     no pass for the leak with a forged result."""
     if not available(mode):
-        pytest.skip(f"sandbox mode {mode} does not work on this machine")
-    monkeypatch.setenv("EVALS_SANDBOX", mode)
+        pytest.skip(f"confinement mode {mode} does not work on this machine")
+    monkeypatch.setenv("EVALS_CONFINE", mode)
     fixed = (
         scenario.files[PROC]
         .replace("        self._batch_buffers.append(buf)\n", "")
@@ -181,10 +181,10 @@ def test_without_proc_the_probes_own_account_decides_and_the_evidence_says_so(
 ) -> None:
     """A system with no /proc (not Linux) gets no outside reading: a fix still passes, the seeded
     leak still fails, and the evidence is marked unmeasured."""
-    from evals.grade.sandbox import launch
+    from evals.grade.confine import launch
 
     monkeypatch.setattr(launch, "measurable", lambda: False)
-    monkeypatch.setenv("EVALS_SANDBOX", "none")
+    monkeypatch.setenv("EVALS_CONFINE", "none")
     fixed = head(
         scenario,
         client=POOLED,

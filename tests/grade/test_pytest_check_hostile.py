@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from evals.grade.checks import VOCABULARY
+from evals.grade.confine.launch import chosen_mode
 from evals.grade.registry import CheckResult, GradeContext
-from evals.grade.sandbox.launch import chosen_mode
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
@@ -83,7 +83,7 @@ def test_a_test_that_exits_before_pytest_reports_proves_nothing(scenario: Scenar
     assert "the tested code's claim" in result.evidence
 
 
-def test_the_honest_test_still_passes_in_the_sandbox(scenario: Scenario) -> None:
+def test_the_honest_test_still_passes_in_the_confinement(scenario: Scenario) -> None:
     assert check(scenario, {"tests/test_borderline.py": HONEST}).passed
 
 
@@ -102,7 +102,7 @@ def test_a_test_file_that_steals_secrets_gets_nothing_out(
     with Listener() as listener:
         payload = steal_and_hide(listener.port, [str(run_dir / "results.jsonl"), str(script)], marker)
         result = check(scenario, {"tests/test_borderline.py": payload + "\n" + HONEST})
-    assert result.passed, result.detail  # the test itself is honest; the sandbox only held it in
+    assert result.passed, result.detail  # the test itself is honest; the confinement only held it in
     assert not survivors(marker)
     assert not any(value in result.detail + result.evidence for value in CANARIES.values())
     assert not any(value.encode() in listener.heard() for value in CANARIES.values())

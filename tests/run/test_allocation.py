@@ -13,7 +13,7 @@ from evals.cli import main
 from evals.records.model import RunMeta
 from evals.records.trials import planned_trials
 from evals.scenario.load import load_scenario
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.agents import results
 from tests.support.project import read_summary
 

@@ -17,7 +17,7 @@ from evals.cli import main
 from evals.core.config import GateConfig
 from evals.gate.sequential import continued
 from evals.scenario.load import load_scenario
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.agents import results
 from tests.support.project import read_summary
 

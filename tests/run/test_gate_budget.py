@@ -13,7 +13,7 @@ import yaml
 from evals.agents import AgentPrompts, AgentResult
 from evals.cli import main
 from evals.core.usage import Usage
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.project import read_summary
 
 PRICE = 3.00  # claude-sonnet-4-5 in pricing.yaml: USD 3 per million input tokens

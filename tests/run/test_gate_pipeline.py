@@ -12,7 +12,7 @@ from evals.agents import AgentPrompts, AgentResult
 from evals.agents.resolve import resolve_agent
 from evals.cli import main
 from evals.scenario.load import load_scenario
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.agents import trial_of
 from tests.support.project import read_summary
 

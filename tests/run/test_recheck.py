@@ -1,7 +1,7 @@
 """The verdict believes only what it can check: layer 1 is computed again from the stored outcomes.
 
 A run made where the model key is defers every check that executes the agent's code (its part is
-unscored there); the PR's verdict and the nightly's merge run those checks in the sandbox and
+unscored there); the PR's verdict and the nightly's merge run those checks in the confinement and
 recompute the rest, which must agree with the record. A record that claims a check the outcome does
 not bear out, or a judge verdict over other evidence, is an error, never a pass.
 """

@@ -4,7 +4,7 @@ and a run records which instance it ran.
 
 Every parameterised task renders completely for 20 drawn seeds, and its replays are graded by
 check-scenario for instance 0 and four drawn seeds (`CHECKED`): each instance of a task with code has
-its own repository, so each runs its tests in the sandbox again, and twenty of them for two dozen tasks
+its own repository, so each runs its tests in the confinement again, and twenty of them for two dozen tasks
 took longer than the whole suite may. `evals check-scenario NAME --instance-seed N` checks any other
 instance. The reports come from tests/support/checked.py: instance 0's is the one the task suite
 checks (computed once), and a test run by pytest is memoised by its exact input (a repeat is the same

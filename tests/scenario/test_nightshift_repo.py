@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from evals.grade.checks.python import assigned_value
-from evals.grade.sandbox.testrun import run_pytest
+from evals.grade.confine.testrun import run_pytest
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from tests.support.paths import ROOT

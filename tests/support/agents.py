@@ -13,7 +13,7 @@ import yaml
 
 from evals.agents import AgentPrompts
 from evals.core.errors import InfrastructureError
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 
 
 def trial_of(prompts: AgentPrompts) -> int:

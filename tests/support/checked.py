@@ -5,8 +5,8 @@ every task at instance 0, the instance sweep grades instance 0 and four drawn se
 the serious-violation tests read instance 0's grades again. check-scenario only reads the committed
 project, so the same (task, seed) always gives the same report: it is computed once per process and
 shared (`CHECK_GROUP` puts every test asking about one task on the same xdist worker, so "once per
-process" is "once"). A sandboxed pytest run inside it is memoised by its complete input (the tree,
-the targets, the trusted tree and the forced sandbox mode): a repeat is the same subprocess on the
+process" is "once"). A confined pytest run inside it is memoised by its complete input (the tree,
+the targets, the trusted tree and the forced confinement mode): a repeat is the same subprocess on the
 same bytes. Nothing is shortened: every replay of every instance is still graded.
 """
 
@@ -19,14 +19,14 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from evals.authoring.check import CheckReport, check_scenario
 from evals.core.config import load_config
-from evals.grade.sandbox.testrun import PytestRun
+from evals.grade.confine.testrun import PytestRun
 from tests.support.paths import ROOT
 
 PytestKey = tuple[
     tuple[tuple[str, str], ...], tuple[str, ...], tuple[tuple[str, str], ...], tuple[str | None, ...]
 ]
 _PYTEST_RUNS: dict[PytestKey, PytestRun] = {}
-SANDBOX_VARS = ("EVALS_SANDBOX", "EVALS_SANDBOX_MINIMUM")
+CONFINE_VARS = ("EVALS_CONFINE", "EVALS_CONFINE_MINIMUM")
 
 
 def check_group(task: str) -> str:
@@ -48,7 +48,7 @@ def memoised_pytest() -> Iterator[None]:
             tuple(sorted(files.items())),
             tuple(targets),
             tuple(sorted((trusted or {}).items())),
-            tuple(os.environ.get(name) for name in SANDBOX_VARS),
+            tuple(os.environ.get(name) for name in CONFINE_VARS),
         )
         if key not in _PYTEST_RUNS:
             _PYTEST_RUNS[key] = original(files, targets, trusted)

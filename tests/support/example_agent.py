@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from evals.agents import AgentPrompts, AgentResult
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 
 
 async def agent(prompts: AgentPrompts, toolset: Toolset) -> str | None:

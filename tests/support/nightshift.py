@@ -10,8 +10,8 @@ from evals.agents.replay import ReplayAgent, load_fixture
 from evals.scenario.model import Scenario
 from evals.world.sandbox.model import World
 from evals.world.sandbox.seed import seed
-from evals.world.sandbox.tools.base import Envelope
 from evals.world.sandbox.tools.toolset import SandboxToolset
+from evals.world.toolset import Envelope
 from tests.support.paths import ROOT
 
 FOLDER = ROOT / "scenario" / "nightshift"

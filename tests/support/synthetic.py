@@ -9,7 +9,7 @@ from typing import Any
 from evals.baseline.bless import baseline_from_run
 from evals.core.config import GateConfig, Threshold
 from evals.gate.aggregate import aggregate
-from evals.gate.baseline import Baseline
+from evals.gate.baseline_file import Baseline
 from evals.gate.compare import Settings, compare
 from evals.gate.operating import tally
 from evals.gate.summary import Summary, build_summary

@@ -17,7 +17,7 @@ from evals.scenario.load import load_scenario
 from evals.world.live.backend import LiveBackend
 from evals.world.outcome import Block, Outcome
 from evals.world.sandbox.environment import SandboxBackend
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.fakes import TOOLKIT_VERSIONS, FakeServices, HttpError, Request
 from tests.support.paths import ROOT
 from tests.support.project import read_summary

@@ -18,7 +18,7 @@ from evals.agents.base import AgentPrompts
 from evals.cli import main
 from evals.world.live.composio_api import ComposioApi
 from evals.world.live.config import load_live_config
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 from tests.support.fakes import FakeServices, Request
 from tests.support.project import read_summary
 

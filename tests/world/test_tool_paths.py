@@ -11,10 +11,10 @@ import pytest
 
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
+from evals.world.paths import UnsafePath, checked_path, contained
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
 from evals.world.sandbox.tools import catalogue
-from evals.world.sandbox.tools.paths import UnsafePath, checked_path, contained
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.paths import ROOT
 

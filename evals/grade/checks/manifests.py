@@ -46,9 +46,7 @@ def quantity_bytes(value: object) -> float | None:
 
 
 def deployments(text: str) -> list[dict[str, Any]]:
-    return [
-        doc for doc in parse_yaml_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"
-    ]
+    return [doc for doc in parse_yaml_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"]
 
 
 def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""Checks on the agent's Python: read with `ast` (never regex on source) or run in the sandbox.
+"""Checks on the agent's Python: read with `ast` (never regex on source) or run in the confinement.
 
 Each check names what must be true of the program, not of its spelling: quote style, spacing, a type
 annotation, `os.getenv` or `os.environ.get`, a module constant or a literal, `.clear()` or not
@@ -28,8 +28,8 @@ from evals.grade.checks.python_ast import (
 )
 from evals.grade.checks.python_values import assigned_value as assigned_value
 from evals.grade.checks.python_values import env_reads, keyword_values, resolve_assigned
+from evals.grade.confine.testrun import PytestRun, run_pytest
 from evals.grade.registry import CheckResult, GradeContext, check
-from evals.grade.sandbox.testrun import PytestRun, run_pytest
 
 Verdict = tuple[bool, str]
 
@@ -248,9 +248,9 @@ def _agent_tests(files: dict[str, str], seed_files: dict[str, str], tests_dir: s
 
 
 def _claim(run: PytestRun) -> str:
-    """A sandboxed pytest run as evidence: what it reported, marked as the tested code's own claim."""
+    """A confined pytest run as evidence: what it reported, marked as the tested code's own claim."""
     counts = "no test report" if run.tests is None else f"{run.tests} test(s), {run.failed} failed or errored"
-    claim = f"pytest exit {run.exit_code}, {counts} (the tested code's claim, sandbox {run.mode})"
+    claim = f"pytest exit {run.exit_code}, {counts} (the tested code's claim, confinement {run.mode})"
     return f"{claim}\n{run.output}"
 
 

@@ -1,25 +1,25 @@
-"""Run a probe on one head's tree in the sandbox, step by step, and measure it from outside.
+"""Run a probe on one head's tree in the confinement, step by step, and measure it from outside.
 
 The caller (a scenario's own check) names the probe module (a script in its folder), the steps to
 call in it, and the folders of stub packages that stand in for services the code would reach (e.g.
-a stub `redis`). The tree's Python files are copied into a sandbox (evals/grade/sandbox/), where a
-worker imports the probe module and calls each step with the spec; the grader reads the sandbox's
+a stub `redis`). The tree's Python files are copied into a confinement (evals/grade/confine/), where a
+worker imports the probe module and calls each step with the spec; the grader reads the confinement's
 memory and descriptors from /proc after each step (`ProbeResult.usage`). `-I -S` keep the user's
 site, PYTHONPATH and every installed package out: the code sees the standard library, the stub
 folders and its own tree, so no package the grader happens to have installed decides a grade.
 
 What a step returns is the probe's in-process reading, which the measured code shares a process
 with: it arrives on a private channel, one reply per step, each echoing a fresh random token, and
-the sandbox is killed after the last step, so printing a clean-looking result or an `atexit` hook
+the confinement is killed after the last step, so printing a clean-looking result or an `atexit` hook
 tells the grader nothing. A check should still gate on the outside readings wherever the question
 allows (descriptors opened, memory held), and read a step's value as the code's own account.
 
 A probe that crashes, dies, times out or puts anything else on the channel is reported as such, so
 the criterion fails with the error as its evidence instead of failing the whole grade.
 
-Results are kept in a small process-wide cache keyed by the content of everything the sandbox sees
-(the tree's Python files, the probe, the stub folders, the spec and steps) and the sandbox mode:
-replayed trials produce identical trees, so only the first trial pays for the sandbox. A timeout is
+Results are kept in a small process-wide cache keyed by the content of everything the confinement sees
+(the tree's Python files, the probe, the stub folders, the spec and steps) and the confinement mode:
+replayed trials produce identical trees, so only the first trial pays for the confinement. A timeout is
 not kept, since it may say more about the machine's load than about the code.
 """
 
@@ -35,10 +35,10 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.jsonio import digest, sha256_text
-from evals.grade.sandbox.launch import chosen_mode
-from evals.grade.sandbox.measure import MeasurementDenied
-from evals.grade.sandbox.rpc import CallRaised, ChannelError, Worker
-from evals.world.sandbox.tools.paths import UnsafePath, checked_path
+from evals.grade.confine.launch import chosen_mode
+from evals.grade.confine.measure import MeasurementDenied
+from evals.grade.confine.rpc import CallRaised, ChannelError, Worker
+from evals.world.paths import UnsafePath, checked_path
 
 TIMEOUT_S = 20.0
 CACHED_RESULTS = 32
@@ -94,7 +94,7 @@ class ProbeRequest:
 
     @cached_property
     def key(self) -> str:
-        """Digest of everything the sandbox sees, and how it is confined: equal keys, equal results."""
+        """Digest of everything the confinement sees, and how it is confined: equal keys, equal results."""
         return digest(
             {
                 "tree": {p: self.files[p] for p in sorted(self.files) if p.endswith(".py")},
@@ -164,7 +164,7 @@ def measure(worker: Worker, step: str, usage: dict[str, dict[str, int]]) -> None
 
 
 def run_probe(request: ProbeRequest) -> ProbeResult:
-    """Run the probe's steps in a fresh sandbox, uncached."""
+    """Run the probe's steps in a fresh confinement, uncached."""
     module = request.script.stem
     paths = [request.script.resolve().parent, *(s.resolve() for s in request.stubs)]
     with Worker(code_files(request.files), paths, timeout=request.timeout) as worker:

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from evals.gate.summary import Summary
-from evals.report.operating import operating_text
+from evals.report.operating_line import operating_text
 
 _NUMBER = re.compile(r"(\d+)")
 

@@ -27,7 +27,7 @@ from evals.world.live.naming import trial_name
 from evals.world.live.tools import Aliases, ComposioToolset
 from evals.world.outcome import Outcome, SeededState
 from evals.world.sandbox.tools import catalogue
-from evals.world.sandbox.tools.base import Toolset
+from evals.world.toolset import Toolset
 
 SERVICE_ERRORS = (GithubException, APIResponseError, OSError)
 

@@ -29,7 +29,7 @@ from tenacity.stop import stop_base
 from evals.core.errors import BadInputError, InfrastructureError
 from evals.world.live import polling
 from evals.world.live.config import ComposioConfig, ComposioKeys
-from evals.world.sandbox.tools.base import Envelope
+from evals.world.toolset import Envelope
 
 MAX_RETRIES = 5  # per request; without Retry-After the waits are 0.5, 1, 2, 4 and 8 s
 MAX_WAIT_S = 60.0  # a longer Retry-After is not waited for: the trial is an infrastructure error

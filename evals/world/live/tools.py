@@ -12,7 +12,7 @@ import asyncio
 from typing import Any
 
 from evals.world.live.composio_api import ComposioApi
-from evals.world.sandbox.tools.base import Envelope
+from evals.world.toolset import Envelope
 
 
 class Aliases:

@@ -14,7 +14,7 @@ import base64
 from dataclasses import dataclass
 from typing import Any
 
-from evals.world.sandbox.tools.base import Envelope, Toolset
+from evals.world.toolset import Envelope, Toolset
 
 SPEC = "Moderation Classifier Threshold Spec"
 

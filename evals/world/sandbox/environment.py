@@ -10,8 +10,8 @@ from evals.world.outcome import Outcome
 from evals.world.sandbox.model import World
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome, seeded_state
-from evals.world.sandbox.tools.base import Toolset
 from evals.world.sandbox.tools.toolset import SandboxToolset
+from evals.world.toolset import Toolset
 
 
 class SandboxEnvironment:

@@ -3,7 +3,7 @@
 Source can hide or mimic a fix (a cached client behind an unchanged call site, a `.clear()` at the
 wrong moment); running many batches against a stub `redis` shows what the code does. The probe
 module and the stub live next to this folder (`../probes/`); the package's runner calls the probe's
-steps in the sandbox (evals/grade/sandbox/) and reads the sandbox from /proc between them. Every
+steps in the sandbox (evals/grade/confine/) and reads the sandbox from /proc between them. Every
 check here reads one shared measurement per head (kept on the grade context, and across trials by
 the runner's cache), so five criteria cost one sandbox per distinct tree (two for a head that holds
 no more buffers but whose memory only the whole traced window can judge: see `growth_settled`).

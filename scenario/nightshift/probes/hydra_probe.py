@@ -1,6 +1,6 @@
 """Runs inside the sandbox: import the agent's pipeline code and watch it work, step by step.
 
-The grader's worker (evals/grade/sandbox/worker.py) imports this module with the head's files and
+The grader's worker (evals/grade/confine/worker.py) imports this module with the head's files and
 the stub `redis` on `sys.path` and calls its steps in order, each as `step(spec)`: `prepare`,
 `pool`, `batches_first`, `batches_settle`, `batches_warm`, `batches_more`, `batches_traced`. Each
 returns what it

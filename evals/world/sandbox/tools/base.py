@@ -1,4 +1,4 @@
-"""What the agent sees: Composio-shaped tools over a world.
+"""The simulated world's tools: Composio-shaped, typed functions over a `World`.
 
 A tool is a typed function whose docstring is its description and whose pydantic parameter model is
 its JSON schema (the tau2 pattern), under its Composio slug. Each service module collects its tools
@@ -7,8 +7,9 @@ registry filled by import side effects. Every result is the Composio envelope
 `{"data": ..., "successful": bool, "error": str | None}`; bad arguments or a refused operation give
 an error envelope, as the real service would, and the trial goes on.
 
-This module is the contract (tool, toolkit, envelope, toolset protocol); it needs the sandbox World
-only as a type, so agents and the live backend can import it without loading the sandbox.
+The contract every world serves the agent (envelope, toolset, tool error) is `evals.world.toolset`;
+this module is how the sandbox defines its tools (tool, toolkit, parameter base). It needs the
+sandbox World only as a type.
 """
 
 from __future__ import annotations
@@ -16,21 +17,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from evals.core.model import StrictModel
 
 if TYPE_CHECKING:
     from evals.world.sandbox.model import World
 
-Envelope = dict[str, Any]
 P = TypeVar("P", bound=BaseModel)
-
-
-class ToolError(Exception):
-    """Raised inside a tool for a refusal the real service would give (not found, stale sha...)."""
 
 
 class Params(StrictModel):
@@ -76,27 +72,3 @@ class Toolkit:
             return fn
 
         return add
-
-
-def ok(data: Any) -> Envelope:
-    return {"data": data, "successful": True, "error": None}
-
-
-def fail(message: str) -> Envelope:
-    return {"data": {}, "successful": False, "error": message}
-
-
-def describe(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "arguments"
-        parts.append(f"{where}: {err['msg']}")
-    return "Invalid arguments: " + "; ".join(parts)
-
-
-class Toolset(Protocol):
-    """The contract an agent gets: tool definitions, and `call(slug, args) -> envelope`."""
-
-    def schemas(self) -> list[dict[str, Any]]: ...
-
-    async def call(self, slug: str, args: dict[str, Any]) -> Envelope: ...

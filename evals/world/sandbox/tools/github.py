@@ -19,10 +19,11 @@ from pydantic import Field
 from pydantic.json_schema import SkipJsonSchema
 
 from evals.core.jsonio import canonical
+from evals.world.paths import tool_path
 from evals.world.sandbox.git import GitError, add_commit, blob_sha, files_at, history, merge_base, resolve
 from evals.world.sandbox.model import Commit, PullRequest, Repo, World
-from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
-from evals.world.sandbox.tools.paths import tool_path
+from evals.world.sandbox.tools.base import Params, Toolkit
+from evals.world.toolset import ToolError
 from evals.world.treediff import changed_paths, unified_diff
 
 TOOLS = Toolkit("github")

@@ -31,7 +31,8 @@ from pydantic import AliasChoices, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from evals.world.sandbox.model import Message, World
-from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+from evals.world.sandbox.tools.base import Params, Toolkit
+from evals.world.toolset import ToolError
 
 TOOLS = Toolkit("gmail")
 tool = TOOLS.tool

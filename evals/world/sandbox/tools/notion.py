@@ -25,7 +25,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StrictBool
 
 from evals.world.outcome import DATABASE, Block
 from evals.world.sandbox.model import Page, World
-from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+from evals.world.sandbox.tools.base import Params, Toolkit
 from evals.world.sandbox.tools.notion_tree import (
     MAX_TEXT,
     Found,
@@ -49,6 +49,7 @@ from evals.world.sandbox.tools.notion_tree import (
     start_of,
 )
 from evals.world.sandbox.tools.notion_values import assign, blank_row, column_of, from_api
+from evals.world.toolset import ToolError
 
 TOOLS = Toolkit("notion")
 tool = TOOLS.tool

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from evals.world.outcome import Block
 from evals.world.sandbox.model import Database, Page, World
-from evals.world.sandbox.tools.base import Params, ToolError, Toolkit
+from evals.world.sandbox.tools.base import Params, Toolkit
 from evals.world.sandbox.tools.notion_tree import (
     find_database,
     find_page,
@@ -34,6 +34,7 @@ from evals.world.sandbox.tools.notion_tree import (
     start_of,
 )
 from evals.world.sandbox.tools.notion_values import assign, blank_row, column_of, from_string
+from evals.world.toolset import ToolError
 
 TOOLS = Toolkit("notion-databases")
 tool = TOOLS.tool

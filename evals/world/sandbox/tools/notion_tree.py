@@ -17,7 +17,7 @@ from typing import Any
 
 from evals.world.outcome import DATABASE, Block
 from evals.world.sandbox.model import Column, Database, Page, World
-from evals.world.sandbox.tools.base import ToolError
+from evals.world.toolset import ToolError
 
 MAX_TEXT = 2000  # Notion's limit per text.content
 ANNOTATIONS = {

@@ -16,8 +16,8 @@ import math
 from typing import Any
 
 from evals.world.sandbox.model import Column, Database, Page
-from evals.world.sandbox.tools.base import ToolError
 from evals.world.sandbox.tools.notion_tree import MAX_TEXT, plain
+from evals.world.toolset import ToolError
 
 WRITABLE = ("title", "rich_text", "select", "status", "url", "number", "checkbox")
 

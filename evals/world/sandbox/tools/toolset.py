@@ -11,8 +11,8 @@ from pydantic import ValidationError
 from evals.scenario.model import Fault
 from evals.world.sandbox.model import World
 from evals.world.sandbox.tools import catalogue
-from evals.world.sandbox.tools.base import Envelope, ToolError, describe, fail, ok
 from evals.world.sandbox.tools.faults import FaultPlan
+from evals.world.toolset import Envelope, ToolError, describe, fail, ok
 
 
 class SandboxToolset:

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from evals.grade.sandbox import launch
-from evals.grade.sandbox.measure import MeasurementDenied, usage
-from evals.grade.sandbox.policy import MODES, ExecutionDeferred, Mode, SandboxUnavailable
-from evals.grade.sandbox.rpc import CallRaised, ChannelError, Worker
+from evals.grade.confine import launch, policy
+from evals.grade.confine.measure import MeasurementDenied, usage
+from evals.grade.confine.policy import MODES, ConfinementUnavailable, ExecutionDeferred, Mode
+from evals.grade.confine.rpc import CallRaised, ChannelError, Worker
 from tests.support.attacks import CANARIES, Listener, steal_and_hide, survivors
 
 ISOLATED: set[Mode] = {"bwrap-root", "bwrap-userns", "landlock"}  # network and filesystem promised
@@ -26,8 +26,8 @@ ISOLATED: set[Mode] = {"bwrap-root", "bwrap-userns", "landlock"}  # network and 
 
 def forced(monkeypatch: pytest.MonkeyPatch, mode: Mode) -> None:
     if not launch.available(mode):
-        pytest.skip(f"sandbox mode {mode} does not work on this machine")
-    monkeypatch.setenv("EVALS_SANDBOX", mode)
+        pytest.skip(f"confinement mode {mode} does not work on this machine")
+    monkeypatch.setenv("EVALS_CONFINE", mode)
 
 
 @pytest.fixture
@@ -55,20 +55,20 @@ def test_hostile_code_steals_nothing_writes_nothing_outside_and_leaves_nothing_r
             w.call("evil", "__repr__")  # importing it runs every attack
             seen = w.call("ok", "env")
             loot = w.call("evil", "_loot")
-            assert survivors(marker), "the daemon runs while the sandbox does"
-    assert not survivors(marker), "a process outlived the sandbox"
+            assert survivors(marker), "the daemon runs while the confinement does"
+    assert not survivors(marker), "a process outlived the confinement"
     assert set(seen) <= {"PATH", "LANG", "PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "HOME", "TMPDIR", "PWD"}
     if mode != "none" or os.geteuid() == 0:  # as root, `none` drops capabilities: no ptrace-read of others
         assert not any(value in loot for value in planted.values())
     if mode in ISOLATED:
-        assert listener.heard() == b"", "the sandbox reached the grader's 127.0.0.1"
+        assert listener.heard() == b"", "the confinement reached the grader's 127.0.0.1"
         assert outside.read_text(encoding="utf-8") == ""
-    else:  # `none` promises neither: exactly why the PR workflow refuses it (EVALS_SANDBOX_MINIMUM)
+    else:  # `none` promises neither: exactly why the PR workflow refuses it (EVALS_CONFINE_MINIMUM)
         assert not any(value.encode() in listener.heard() for value in planted.values())
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_sandbox_cannot_hide_its_descriptors_or_leave_its_session(
+def test_the_confinement_cannot_hide_its_descriptors_or_leave_its_session(
     mode: Mode, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """prctl(PR_SET_DUMPABLE, 0) would make /proc/<pid>/fd unreadable to a same-uid grader, and setsid
@@ -133,7 +133,7 @@ def test_a_worker_that_hangs_misses_its_deadline() -> None:
 def test_a_file_the_program_swapped_for_a_link_is_not_read_through_it(tmp_path: Path) -> None:
     secret = tmp_path / "grader-only.txt"
     secret.write_text(CANARIES["GITHUB_TOKEN"], encoding="utf-8")
-    with launch.Sandbox.start({"a.txt": "x"}, [launch.PYTHON, "-c", "pass"]) as sb:
+    with launch.Confinement.start({"a.txt": "x"}, [launch.PYTHON, "-c", "pass"]) as sb:
         sb.proc.wait()
         (sb.scratch / "report.xml").symlink_to(secret)
         (sb.scratch / "dir").symlink_to(tmp_path)
@@ -155,13 +155,33 @@ def test_unsafe_paths_in_a_stored_tree_are_never_written(tmp_path: Path) -> None
 def test_a_forced_mode_that_does_not_work_or_a_weaker_one_than_required_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("EVALS_CONFINE", "none")
+    monkeypatch.setenv("EVALS_CONFINE_MINIMUM", "landlock")
+    with pytest.raises(ConfinementUnavailable, match="EVALS_CONFINE_MINIMUM"):
+        launch.chosen_mode()
+    monkeypatch.setenv("EVALS_CONFINE", "bwrap-anything")
+    with pytest.raises(ConfinementUnavailable, match="expected auto or one of"):
+        launch.chosen_mode()
+
+
+def test_the_old_variable_names_still_work_with_a_deprecation_note(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Workflows pinned to a harness from before the confinement had its own word set EVALS_SANDBOX*:
+    they are read when the new name is unset, with a note; the new name wins when both are set."""
+    monkeypatch.setattr(policy, "_warned", set())
+    monkeypatch.delenv("EVALS_CONFINE", raising=False)
+    monkeypatch.delenv("EVALS_CONFINE_MINIMUM", raising=False)
     monkeypatch.setenv("EVALS_SANDBOX", "none")
     monkeypatch.setenv("EVALS_SANDBOX_MINIMUM", "landlock")
-    with pytest.raises(SandboxUnavailable, match="EVALS_SANDBOX_MINIMUM"):
+    with pytest.raises(ConfinementUnavailable, match="EVALS_CONFINE_MINIMUM"):
         launch.chosen_mode()
-    monkeypatch.setenv("EVALS_SANDBOX", "bwrap-anything")
-    with pytest.raises(SandboxUnavailable, match="expected auto or one of"):
-        launch.chosen_mode()
+    err = capsys.readouterr().err
+    assert "EVALS_SANDBOX is deprecated, set EVALS_CONFINE instead" in err
+    assert "EVALS_SANDBOX_MINIMUM is deprecated, set EVALS_CONFINE_MINIMUM instead" in err
+    monkeypatch.setenv("EVALS_CONFINE", "landlock")
+    monkeypatch.setenv("EVALS_CONFINE_MINIMUM", "none")
+    assert policy.forced_mode() == "landlock" and policy.minimum_mode() == "none"
 
 
 def test_where_execution_is_deferred_no_agent_code_starts(
@@ -170,7 +190,7 @@ def test_where_execution_is_deferred_no_agent_code_starts(
     monkeypatch.setenv("EVALS_DEFER_EXECUTION", "1")
     touched = tmp_path / "ran"
     with pytest.raises(ExecutionDeferred):
-        launch.Sandbox.start({}, [launch.PYTHON, "-c", f"open({str(touched)!r}, 'w')"])
+        launch.Confinement.start({}, [launch.PYTHON, "-c", f"open({str(touched)!r}, 'w')"])
     assert not touched.exists()
 
 

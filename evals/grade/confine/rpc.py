@@ -1,11 +1,11 @@
-"""The grader's side of worker.py: call into modules inside a sandbox, measure it between calls.
+"""The grader's side of worker.py: call into modules inside a confinement, measure it between calls.
 
-`Worker(files, paths)` starts the sandboxed worker over a tree; `call(module, function, *args)`
+`Worker(files, paths)` starts the confined worker over a tree; `call(module, function, *args)`
 sends one request with a fresh random token and waits (within the worker's deadline) for the one
 reply that echoes it. The channel is fail-closed: a reply with another token, a line that is not a
 reply, a second line where one was due, a dead worker or a missed deadline raise `ChannelError`,
 and the caller treats the whole run as failed. Between calls the worker is blocked reading its next
-request, so `measure()` (evals/grade/sandbox/measure.py) reads the sandbox's memory and
+request, so `measure()` (evals/grade/confine/measure.py) reads the confinement's memory and
 descriptors at a known point of the work.
 
 A grader-side test of the agent's module is written against this: `worker.call("pricing", "total",
@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.grade.sandbox.launch import PYTHON, WORKER, Limits, Sandbox
-from evals.grade.sandbox.measure import Usage
+from evals.grade.confine.launch import PYTHON, WORKER, Confinement, Limits
+from evals.grade.confine.measure import Usage
 
 LINE_LIMIT = 8 << 20
 STDERR_TAIL = 1500
@@ -42,7 +42,7 @@ class ChannelError(RuntimeError):
 
 
 class CallRaised(RuntimeError):
-    """The called function raised inside the sandbox: its type and message, as text."""
+    """The called function raised inside the confinement: its type and message, as text."""
 
     def __init__(self, kind: str, message: str) -> None:
         super().__init__(f"{kind}: {message}")
@@ -51,7 +51,7 @@ class CallRaised(RuntimeError):
 
 
 class Worker:
-    """A sandboxed worker over `files`; `paths` (grader folders, then the tree's own folders relative
+    """A confined worker over `files`; `paths` (grader folders, then the tree's own folders relative
     to it) go first on its `sys.path`. Use as a context manager."""
 
     def __init__(
@@ -69,7 +69,7 @@ class Worker:
         self._buffer = b""
         try:
             scratch_paths = json.dumps([*map(str, paths), *tree_paths])
-            self.sandbox = Sandbox.start(
+            self.confinement = Confinement.start(
                 files,
                 [PYTHON, "-I", "-S", "-B", str(WORKER), scratch_paths],
                 readable=paths,
@@ -81,20 +81,20 @@ class Worker:
             if self.call("builtins", "len", []) != 0:  # the handshake: the worker is up and reading
                 raise ChannelError("the worker answered its first call wrongly")
         except BaseException:
-            if hasattr(self, "sandbox"):
-                self.sandbox.close()
+            if hasattr(self, "confinement"):
+                self.confinement.close()
             self._stderr.close()
             raise
 
     @property
     def mode(self) -> str:
-        return self.sandbox.mode
+        return self.confinement.mode
 
     def call(self, module: str, function: str, *args: Any) -> Any:
-        """`module.function(*args)` inside the sandbox: its JSON value, else CallRaised/ChannelError."""
+        """`module.function(*args)` inside the confinement: its JSON value, else CallRaised/ChannelError."""
         token = secrets.token_hex(16)
         request = json.dumps({"token": token, "module": module, "function": function, "args": list(args)})
-        proc = self.sandbox.proc
+        proc = self.confinement.proc
         assert proc.stdin is not None
         try:
             proc.stdin.write(request.encode() + b"\n")
@@ -114,7 +114,7 @@ class Worker:
 
     def _reply(self) -> Any:
         """The next line on the channel, within the deadline."""
-        proc = self.sandbox.proc
+        proc = self.confinement.proc
         assert proc.stdout is not None
         fd = proc.stdout.fileno()
         while b"\n" not in self._buffer:
@@ -139,24 +139,24 @@ class Worker:
             raise ChannelError("the channel carried a line that is not a reply") from exc
 
     def _ended(self) -> str:
-        code = self.sandbox.proc.poll()
+        code = self.confinement.proc.poll()
         tail = self.stderr_tail()
         return (f"exit {code}" if code is not None else "still running") + (f": {tail}" if tail else "")
 
     def stderr_tail(self, chars: int = STDERR_TAIL) -> str:
-        """The end of what the sandbox wrote on stderr (the program's prints go there too)."""
+        """The end of what the confinement wrote on stderr (the program's prints go there too)."""
         self._stderr.seek(0, os.SEEK_END)
         size = self._stderr.tell()
         self._stderr.seek(max(0, size - chars * 4))
         return self._stderr.read().decode("utf-8", "replace")[-chars:].strip()
 
     def measure(self) -> Usage | None:
-        """The sandbox's memory and descriptors, read from /proc; None without /proc (not Linux)."""
-        return self.sandbox.measure()
+        """The confinement's memory and descriptors, read from /proc; None without /proc (not Linux)."""
+        return self.confinement.measure()
 
     def close(self) -> None:
         try:
-            self.sandbox.close()
+            self.confinement.close()
         finally:
             self._stderr.close()
 

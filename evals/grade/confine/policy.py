@@ -1,17 +1,22 @@
-"""What the sandbox may be on this machine, and whether agent code may run in this process at all.
+"""What the confinement may be on this machine, and whether agent code may run in this process at all.
 
-Three settings, all from the environment of the process that grades (the workflow sets them, never
-the agent):
+"Confinement" is where agent-written code runs; "sandbox" names only the simulated world
+(`--world sandbox`). Three settings, all from the environment of the process that grades (the
+workflow sets them, never the agent):
 
-- `EVALS_SANDBOX`: `auto` (default: the strongest mode that works here) or a mode's name, which
+- `EVALS_CONFINE`: `auto` (default: the strongest mode that works here) or a mode's name, which
   must then work (tests force each mode this way).
-- `EVALS_SANDBOX_MINIMUM`: the weakest mode this process accepts (default `none`). A machine that
+- `EVALS_CONFINE_MINIMUM`: the weakest mode this process accepts (default `none`). A machine that
   cannot give at least that fails the grade as an infrastructure error instead of running the
   agent's code with less: the PR verdict job sets `landlock`, since a later step there runs with a
   write token and `none` does not stop writes to the checkout.
 - `EVALS_DEFER_EXECUTION=1`: agent code never runs here. The job that holds the model key sets it:
   every check that would execute agent code raises `ExecutionDeferred`, its part is left unscored
   in that job, and the secret-less job after it runs the check (evals/run/recheck.py).
+
+The names before the confinement had its own word, `EVALS_SANDBOX` and `EVALS_SANDBOX_MINIMUM`,
+still work when the new one is unset, with a deprecation note on stderr (workflows pinned to an
+older harness set them).
 
 Modes, strongest first (README "How the PR workflow stays safe" has what each guarantees):
 `bwrap-root` (root: bubblewrap namespaces, then uid 65534 with no capabilities), `bwrap-userns`
@@ -23,14 +28,18 @@ session only).
 from __future__ import annotations
 
 import os
+import sys
 from typing import Literal, get_args
 
 from evals.core.errors import InfrastructureError
 
 Mode = Literal["bwrap-root", "bwrap-userns", "landlock", "none"]
 MODES: tuple[Mode, ...] = get_args(Mode)  # strongest first
-FORCE_ENV = "EVALS_SANDBOX"
-MINIMUM_ENV = "EVALS_SANDBOX_MINIMUM"
+FORCE_ENV = "EVALS_CONFINE"
+MINIMUM_ENV = "EVALS_CONFINE_MINIMUM"
+# The old names, read when the new one is unset (deprecated): new name -> old name.
+DEPRECATED_ENV = {FORCE_ENV: "EVALS_SANDBOX", MINIMUM_ENV: "EVALS_SANDBOX_MINIMUM"}
+_warned: set[str] = set()
 DEFER_ENV = "EVALS_DEFER_EXECUTION"
 
 GUARANTEES: dict[Mode, str] = {
@@ -52,8 +61,8 @@ class ExecutionDeferred(Exception):
     secret-less job that re-grades the run."""
 
 
-class SandboxUnavailable(InfrastructureError):
-    """This machine cannot give the sandbox this process requires: the grade is an infrastructure
+class ConfinementUnavailable(InfrastructureError):
+    """This machine cannot give the confinement this process requires: the grade is an infrastructure
     error, never a run with less isolation."""
 
 
@@ -62,15 +71,28 @@ def strength(mode: Mode) -> int:
     return len(MODES) - MODES.index(mode)
 
 
+def _setting(name: str) -> str:
+    """The variable's value, or its deprecated old name's (with a note on stderr, once) when unset."""
+    value = os.environ.get(name, "").strip()
+    old = DEPRECATED_ENV.get(name)
+    if value or old is None:
+        return value
+    value = os.environ.get(old, "").strip()
+    if value and old not in _warned:
+        _warned.add(old)
+        print(f"evals: {old} is deprecated, set {name} instead (read as {name}={value})", file=sys.stderr)
+    return value
+
+
 def _mode_setting(name: str, default: str) -> str:
-    value = os.environ.get(name, "").strip() or default
+    value = _setting(name) or default
     if value != "auto" and value not in MODES:
-        raise SandboxUnavailable(f"{name}={value!r}: expected auto or one of {', '.join(MODES)}")
+        raise ConfinementUnavailable(f"{name}={value!r}: expected auto or one of {', '.join(MODES)}")
     return value
 
 
 def forced_mode() -> Mode | None:
-    """The mode EVALS_SANDBOX names, or None for auto."""
+    """The mode EVALS_CONFINE names, or None for auto."""
     value = _mode_setting(FORCE_ENV, "auto")
     return None if value == "auto" else value  # type: ignore[return-value]
 
@@ -78,7 +100,7 @@ def forced_mode() -> Mode | None:
 def minimum_mode() -> Mode:
     value = _mode_setting(MINIMUM_ENV, "none")
     if value == "auto":
-        raise SandboxUnavailable(f"{MINIMUM_ENV}: expected one of {', '.join(MODES)}")
+        raise ConfinementUnavailable(f"{MINIMUM_ENV}: expected one of {', '.join(MODES)}")
     return value  # type: ignore[return-value]
 
 

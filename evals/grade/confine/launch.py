@@ -1,21 +1,21 @@
 """The one launcher in front of every execution of agent-written code.
 
-`Sandbox.start(files, argv)` writes the tree to a fresh scratch directory (every path contained:
-evals/world/sandbox/tools/paths.py) and starts `argv` there, confined by the strongest mode this
-machine gives (evals/grade/sandbox/policy.py):
+`Confinement.start(files, argv)` writes the tree to a fresh scratch directory (every path contained:
+evals/world/paths.py) and starts `argv` there, confined by the strongest mode this
+machine gives (evals/grade/confine/policy.py):
 
 - `bwrap-root` / `bwrap-userns`: bubblewrap with its own pid, network, mount, ipc and uts
   namespaces; read-only binds of /usr, a few /etc files, the interpreter and the grader's probe
   files; a private /tmp, /run and /dev; the scratch copy the only writable place and the working
   directory. As root it then drops to uid 65534 with no capabilities (`setpriv`); without root an
   unprivileged user namespace maps the grader's uid to 65534.
-- `landlock`: no namespaces; the Landlock rules and seccomp filter `confine.py` applies.
+- `landlock`: no namespaces; the Landlock rules and seccomp filter `inside.py` applies.
 - `none`: only what every mode has.
 
 Every mode: the launcher itself (bubblewrap stays pid 1 of its namespace) gets an environment built
-from an allowlist, never copied from the grader's, so no key or token reaches it; `confine.py`
+from an allowlist, never copied from the grader's, so no key or token reaches it; `inside.py`
 sets resource limits, no_new_privs and the seccomp filter before it execs the program; the whole
-sandbox is SIGKILLed when the caller is done (its pid namespace, or its session), so no process
+confinement is SIGKILLed when the caller is done (its pid namespace, or its session), so no process
 outlives the check to write records or tamper with a later trial. Results the grader trusts are
 read by the grader (`measure.py`, files read here without following links), never taken from what
 the program prints.
@@ -39,27 +39,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from evals.grade.sandbox import confine, worker
-from evals.grade.sandbox.measure import Usage, measurable, namespace_members, session_members, usage
-from evals.grade.sandbox.policy import (
+from evals.grade.confine import inside, worker
+from evals.grade.confine.measure import Usage, measurable, namespace_members, session_members, usage
+from evals.grade.confine.policy import (
     GUARANTEES,
     MODES,
+    ConfinementUnavailable,
     ExecutionDeferred,
     Mode,
-    SandboxUnavailable,
     deferring,
     forced_mode,
     minimum_mode,
     strength,
 )
-from evals.world.sandbox.tools.paths import UnsafePath, contained
+from evals.world.paths import UnsafePath, contained
 
 PYTHON = sys.executable
 NOBODY = 65534
 SYSTEM_PATH = "/usr/bin:/bin"
-CONFINE = Path(confine.__file__).resolve()
+INSIDE = Path(inside.__file__).resolve()
 WORKER = Path(worker.__file__).resolve()
-HERE = CONFINE.parent
+HERE = INSIDE.parent
 ETC_FILES = (
     "/etc/ld.so.cache",
     "/etc/ld.so.conf",
@@ -143,7 +143,7 @@ def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
         "--unshare-uts",
         "--unshare-cgroup-try",
         "--hostname",
-        "sandbox",
+        "confined",
         "--ro-bind",
         "/usr",
         "/usr",
@@ -184,7 +184,7 @@ def command(
 ) -> list[str]:
     """The full command line: launcher, confinement, then `argv`."""
     config: dict[str, Any] = {"rlimits": limits.rlimits()}
-    inner = [PYTHON, "-I", "-S", "-B", str(CONFINE)]
+    inner = [PYTHON, "-I", "-S", "-B", str(INSIDE)]
     ro = [*interpreter_paths(), str(HERE), *readable]
     if mode == "landlock":
         config["landlock"] = {"ro": ["/usr", *ETC_FILES, *DEVICES, *ro], "rw": [str(scratch), "/dev/null"]}
@@ -223,12 +223,12 @@ def available(mode: Mode) -> bool:
     if sys.platform != "linux":
         return False
     if mode == "landlock":
-        return confine.landlock_abi() >= 1
+        return inside.landlock_abi() >= 1
     if not _executable("bwrap") or (
         mode == "bwrap-root" and (os.geteuid() != 0 or not _executable("setpriv"))
     ):
         return False
-    scratch = Path(tempfile.mkdtemp(prefix="evals-sandbox-check-"))
+    scratch = Path(tempfile.mkdtemp(prefix="evals-confine-check-"))
     try:
         os.chmod(scratch, 0o755)
         argv = command(mode, scratch, [PYTHON, "-I", "-S", "-c", "pass"], [], Limits(), None)
@@ -243,17 +243,19 @@ def available(mode: Mode) -> bool:
 
 
 def chosen_mode() -> Mode:
-    """The mode agent code runs under here: forced (EVALS_SANDBOX) or the strongest available, never
-    weaker than EVALS_SANDBOX_MINIMUM (SandboxUnavailable otherwise)."""
+    """The mode agent code runs under here: forced (EVALS_CONFINE) or the strongest available, never
+    weaker than EVALS_CONFINE_MINIMUM (ConfinementUnavailable otherwise)."""
     forced = forced_mode()
     if forced is not None and not available(forced):
-        raise SandboxUnavailable(f"the sandbox mode {forced} (EVALS_SANDBOX) does not work on this machine")
+        raise ConfinementUnavailable(
+            f"the confinement mode {forced} (EVALS_CONFINE) does not work on this machine"
+        )
     mode: Mode = forced if forced is not None else next(m for m in MODES if available(m))
     minimum = minimum_mode()
     if strength(mode) < strength(minimum):
-        raise SandboxUnavailable(
-            f"this machine gives agent code only the sandbox mode {mode!r} ({GUARANTEES[mode]}); "
-            f"EVALS_SANDBOX_MINIMUM asks for at least {minimum!r}: install bubblewrap (README "
+        raise ConfinementUnavailable(
+            f"this machine gives agent code only the confinement mode {mode!r} ({GUARANTEES[mode]}); "
+            f"EVALS_CONFINE_MINIMUM asks for at least {minimum!r}: install bubblewrap (README "
             "'How the PR workflow stays safe')"
         )
     return mode
@@ -267,9 +269,9 @@ def _undumpable_grader() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
-class Sandbox:
+class Confinement:
     """One confined program over a scratch copy of a tree. Use as a context manager: leaving it
-    kills every process of the sandbox and removes the copy."""
+    kills every process of the confinement and removes the copy."""
 
     def __init__(
         self, mode: Mode, proc: subprocess.Popen[bytes], scratch: Path, init: int | None, ns: str | None
@@ -292,7 +294,7 @@ class Sandbox:
         stdin: int | IO[Any] | None = subprocess.DEVNULL,
         stdout: int | IO[Any] | None = subprocess.DEVNULL,
         stderr: int | IO[Any] | None = subprocess.DEVNULL,
-    ) -> Sandbox:
+    ) -> Confinement:
         """Copy `files` into a fresh scratch directory and start `argv` there, confined.
 
         `readable`: grader folders the program may read (probe scripts, stubs), bound read-only.
@@ -302,7 +304,7 @@ class Sandbox:
         mode = chosen_mode()
         if mode == "none":
             _undumpable_grader()
-        scratch = Path(tempfile.mkdtemp(prefix="evals-sandbox-"))
+        scratch = Path(tempfile.mkdtemp(prefix="evals-confine-"))
         try:
             write_tree(files, scratch)
             (scratch / ".tmp").mkdir(exist_ok=True)
@@ -335,13 +337,13 @@ class Sandbox:
     # --- what the grader reads --------------------------------------------------------------
 
     def pids(self) -> list[int]:
-        """Every live process of the sandbox, detached ones included."""
+        """Every live process of the confinement, detached ones included."""
         if self._namespace is not None and self._init is not None:
             return namespace_members(self._namespace, self._init)
         return session_members(self.proc.pid)
 
     def measure(self) -> Usage | None:
-        """Memory and descriptors of the sandbox's processes (MeasurementDenied fails closed); None
+        """Memory and descriptors of the confinement's processes (MeasurementDenied fails closed); None
         where the system has no /proc to read them from (not Linux)."""
         return usage(self.pids()) if measurable() else None
 
@@ -370,7 +372,7 @@ class Sandbox:
     # --- the end ----------------------------------------------------------------------------------
 
     def kill(self) -> None:
-        """SIGKILL every process of the sandbox and reap the launcher."""
+        """SIGKILL every process of the confinement and reap the launcher."""
         if self._init is not None:
             _signal(self._init)  # the pid namespace's init: the kernel kills the rest with it
         else:
@@ -391,7 +393,7 @@ class Sandbox:
         finally:
             shutil.rmtree(self.scratch, ignore_errors=True)
 
-    def __enter__(self) -> Sandbox:
+    def __enter__(self) -> Confinement:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -13,9 +13,7 @@ one from a run is evals/baseline/bless.py.
 from __future__ import annotations
 
 import json
-import subprocess
 from collections.abc import Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -142,20 +140,6 @@ def load_baseline(path: Path) -> Baseline | None:
     except (OSError, UnicodeDecodeError) as exc:
         raise BadInputError(f"{path}: corrupt baseline: {exc}") from exc
     return _parse(path, text)
-
-
-def git_commit(root: Path) -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False
-        )
-    except OSError:
-        return ""
-    return out.stdout.strip() if out.returncode == 0 else ""
-
-
-def now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def merge_scenarios(existing: Baseline | None, new: Baseline, only: list[str]) -> Baseline:

@@ -1,4 +1,4 @@
-"""pytest over a tree the agent wrote, in the sandbox, with every configuration door closed.
+"""pytest over a tree the agent wrote, in the confinement, with every configuration door closed.
 
 Running the agent's own regression test means running pytest in the process that imports the
 agent's code, so what pytest reports (its exit status, its JUnit report) is that code's *claim*: a
@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from evals.grade.sandbox.launch import PYTHON, Sandbox
+from evals.grade.confine.launch import PYTHON, Confinement
 
 TIMEOUT_S = 60.0
 OUTPUT_TAIL = 1500
@@ -39,7 +39,7 @@ CONFIG_FILES = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.
 
 @dataclass(frozen=True)
 class PytestRun:
-    """What a sandboxed pytest run reported: exit status, output tail and its JUnit counts (None:
+    """What a confined pytest run reported: exit status, output tail and its JUnit counts (None:
     no report). A claim of the code under test, never evidence the grader produced."""
 
     exit_code: int
@@ -108,14 +108,14 @@ def run_pytest(
     trusted: Mapping[str, str] | None = None,
     timeout: float = TIMEOUT_S,
 ) -> PytestRun:
-    """pytest on `targets` of `files` in the sandbox, configured by `trusted` (the seeded tree; by
+    """pytest on `targets` of `files` in the confinement, configured by `trusted` (the seeded tree; by
     default `files` itself, for a tree the caller vouches for)."""
     tree = confined_tree(files, files if trusted is None else trusted)
     argv = [PYTHON, "-I", "-B", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", INI]
     argv += ["--rootdir", ".", "--junitxml", JUNIT, "-o", "junit_family=xunit2", *targets]
     env = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     with tempfile.TemporaryFile() as output:
-        with Sandbox.start(tree, argv, env=env, stdout=output, stderr=output) as sb:
+        with Confinement.start(tree, argv, env=env, stdout=output, stderr=output) as sb:
             try:
                 code = sb.proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

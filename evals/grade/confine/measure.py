@@ -1,13 +1,13 @@
-"""What the grader reads about a sandbox from /proc itself: facts the code inside cannot forge.
+"""What the grader reads about a confinement from /proc itself: facts the code inside cannot forge.
 
 Whatever the measured code prints, returns or patches in its own process is its word. The kernel's
 accounting is not: the memory its processes hold (VmRSS, whole pages) and the descriptors they have
 open (each socket and pipe by inode, so a descriptor shared by two processes counts once) are read
 here, by the grader, between the steps it drives. A read the kernel refuses (a process that made
-itself undumpable, which the sandbox's seccomp filter forbids) raises `MeasurementDenied`: the
+itself undumpable, which the confinement's seccomp filter forbids) raises `MeasurementDenied`: the
 check fails closed rather than reading "nothing held".
 
-Which processes are the sandbox's: in the bubblewrap modes every process of its pid namespace but
+Which processes are the confinement's: in the bubblewrap modes every process of its pid namespace but
 its init; otherwise every live process of the session the launcher started (the seccomp filter
 denies `setsid`, so no descendant can leave it).
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 
 class MeasurementDenied(RuntimeError):
-    """The kernel refused the grader a read about a process of the sandbox."""
+    """The kernel refused the grader a read about a process of the confinement."""
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def usage(pids: list[int]) -> Usage:
                 elif target.startswith("pipe:"):
                     pipes.add(target)
         except PermissionError as exc:
-            raise MeasurementDenied(f"cannot read /proc/{pid} of the sandbox: {exc.strerror}") from exc
+            raise MeasurementDenied(f"cannot read /proc/{pid} of the confinement: {exc.strerror}") from exc
         except (FileNotFoundError, ProcessLookupError):
             continue  # it exited between the listing and the read
         counted += 1

@@ -1,6 +1,6 @@
-"""Runs inside the sandbox, the last trusted code before the agent's: confine this process, then exec.
+"""Runs inside the confinement, the last trusted code before the agent's: confine this process, then exec.
 
-Started as `python -I -S confine.py CONFIG_JSON -- ARGV...` by the launcher (evals/grade/sandbox/
+Started as `python -I -S inside.py CONFIG_JSON -- ARGV...` by the launcher (evals/grade/confine/
 launch.py), after bubblewrap has set up its namespaces where it is available. Standard library only
 (ctypes), so it runs under the interpreter the launcher hands it and imports nothing of the
 harness. In order:
@@ -9,7 +9,7 @@ harness. In order:
 2. PR_SET_NO_NEW_PRIVS: no setuid binary can raise privileges again (Landlock needs it too);
 3. Landlock, when asked (the launcher's mode without namespaces): reads only below the `ro`
    paths, writes only below the `rw` paths, no TCP (ABI >= 4), abstract unix sockets and signals
-   scoped to the sandbox (ABI >= 6), and no ptrace-mode access to any process outside it, so no
+   scoped to the confinement (ABI >= 6), and no ptrace-mode access to any process outside it, so no
    `/proc/<ancestor>/environ`;
 4. seccomp: `prctl(PR_SET_DUMPABLE)` (a same-uid child could hide its descriptors from the
    grader's /proc reads), `ptrace`, `process_vm_readv/writev` and `setsid` (leaving the session the
@@ -102,7 +102,7 @@ def _libc() -> Any:
 
 
 def fail(message: str) -> None:
-    sys.stderr.write(f"sandbox setup: {message}\n")
+    sys.stderr.write(f"confinement setup: {message}\n")
     sys.stderr.flush()
     os._exit(SETUP_FAILED)
 

@@ -1,8 +1,8 @@
 """The one rule for a file path the agent chose: relative, inside, and spelt one way.
 
 A path an agent passes to a tool ends up as a key of a repository tree, and the grader later writes
-those trees to disk to run code (evals/grade/sandbox/). `..`, an absolute path, an empty segment
-(`a//b`) or a NUL would either escape that tree or name one file two ways, so every sandbox tool
+those trees to disk to run code (evals/grade/confine/). `..`, an absolute path, an empty segment
+(`a//b`) or a NUL would either escape that tree or name one file two ways, so every tool
 that takes a path validates it here and answers a refusal as an error envelope (`ToolError`), as
 the real service refuses a malformed path; the trial goes on. The grader's tree writer applies the
 same rule again, because a stored outcome is data anyone could have edited.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from evals.world.sandbox.tools.base import ToolError
+from evals.world.toolset import ToolError
 
 
 class UnsafePath(ValueError):

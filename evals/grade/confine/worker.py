@@ -1,4 +1,4 @@
-"""Runs inside the sandbox: serve the grader's calls into modules, one JSON line each way.
+"""Runs inside the confinement: serve the grader's calls into modules, one JSON line each way.
 
 Started as `python -I -S -B worker.py PATHS_JSON` (launch.py, rpc.py). Standard library only; it
 imports nothing of the harness. Before anything else it moves the reply channel off stdout: the
@@ -13,7 +13,7 @@ type and message. The grader decides what is called: its own probe modules (a sc
 functions that drive the agent's code step by step), or the agent's module directly, so the
 grader's assertions run in the grader, never where the agent's code could reach them.
 
-When the grader is done it kills the sandbox; an `atexit` hook the measured code registers never
+When the grader is done it kills the confinement; an `atexit` hook the measured code registers never
 gets to say anything. Importing this module does nothing: the launcher imports it only to know its
 file (which the grader fingerprint then covers); `main()` runs only as a script.
 """
