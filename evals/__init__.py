@@ -6,8 +6,8 @@ imports only from the stages before it (tests/test_architecture.py holds that):
     core -> scenario -> world -> agents -> grade -> records -> gate -> definition
          -> report -> run -> baseline -> authoring -> github -> commands -> cli
 
-README "Layout" says what each holds and where a new check, tool, scenario, report section or
-command goes.
+docs/layout.md says what each holds, and README "Where does it go?" where a new check, tool, scenario,
+report section or command goes.
 """
 
 __version__ = "0.1.0"

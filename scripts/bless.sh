@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stage "bless": make a finished run a baseline (`python -m evals baseline bless`, atomic write).
 # Default target is the config's baseline (baseline/baseline.json); the nightly writes a candidate
-# to BASELINE_OUT instead, and a person blesses it by committing it (README: "Blessing").
+# to BASELINE_OUT instead, and a person blesses it by committing it (docs/github.md, "4. Blessing a
+# new baseline").
 # The candidate is blessed with --force on purpose (BLESS_FORCE=1): whatever the night's verdict,
 # a person reviews the candidate before committing it, and the job summary says which verdict it carries.
 # Inputs (env): RUN_DIR, BASELINE_OUT (optional target file), BLESS_FORCE (optional, 1 = --force).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Nightly fan-in, after the merge: the gate's own record (README "The gate": measured operating
-# characteristics). Appends RUN_DIR's A/A check (`python -m evals baseline aa`: half of the night's
+# Nightly fan-in, after the merge: the gate's own record (docs/gate.md, "Measured operating
+# characteristics"). Appends RUN_DIR's A/A check (`python -m evals baseline aa`: half of the night's
 # trials gated against the other half, no model call) and, when CANARY_DIR holds the canary job's
 # run, that run's line (`python -m evals baseline canary --run`, its verdict recomputed from its
 # records) to baseline/operating.jsonl, or OPERATING_OUT. Needs no secret. A line already recorded

@@ -4,7 +4,7 @@ no cycle between modules or between packages, and nothing loose beside them.
 A cycle hidden in a function body still couples the two modules: neither can be understood, tested
 or moved alone, and the order they load in decides whether a name exists yet. Deferred imports are
 fine for speed (a heavy library loaded only when used), so the tests read every `import` statement
-wherever it sits. The layer order is the pipeline's (README "Layout"): a module may import its own
+wherever it sits. The layer order is the pipeline's (docs/layout.md): a module may import its own
 stage and the stages before it, never a later one, so each stage can be read, tested and rerun
 knowing only what came before it.
 """
@@ -219,7 +219,7 @@ def test_no_two_packages_import_each_other() -> None:
 
 def test_only_the_entry_points_and_the_definition_sit_directly_under_evals() -> None:
     loose = sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in TOP_LEVEL_MODULES)
-    assert loose == [], f"modules outside a stage package: {loose} (README 'Layout' says where each goes)"
+    assert loose == [], f"modules outside a stage package: {loose} (docs/layout.md says where each goes)"
 
 
 def test_the_layer_rule_names_a_planted_violation(tmp_path: Path) -> None:

@@ -226,7 +226,7 @@ def apply(target: Path, todo: Plan, force: bool) -> list[str]:
 
 
 CHECKLIST = """\
-Settings the trust model needs (README "Install in your repository"); no file can hold them:
+Settings the trust model needs (the gate's docs/github.md); no file can hold them:
   1. Environment `evals`: deployment branches = the default branch only; required reviewers
      (a person or team approves each PR run). Its secrets, and the only steps that receive them:
        ANTHROPIC_API_KEY   the *Agent* step (PR `evals` job, nightly shards)

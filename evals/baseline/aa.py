@@ -16,7 +16,7 @@ named in `unsplit`, and a night with none to split is recorded as `too-few-trial
 **The rule is the PR gate's, not a copy.** Half A is made a baseline by `baseline_from_run` (as
 `baseline bless` does) and half B is summarised against it by `EvalDefinition.summarise`: the same
 aggregate, compare (clusters, Welch interval, unscored parts), guards (Fisher, Holm) and verdict code
-the PR's verdict runs. What differs, and is said in README "The gate": half A has no guard history
+the PR's verdict runs. What differs, and is said in docs/gate.md: half A has no guard history
 (its guards are tested against its own trials), the halves are k/2 trials each, and no trials can be
 added, so this measures one look at the last look's line.
 """

@@ -2,7 +2,7 @@
 
 A bless also carries each guard part's history forward (`with_guard_history`): a guard is one point
 that is nearly always earned, and six baseline trials cannot tell a fall from 95% to 50% (Fisher's
-test needs about 45 baseline trials for that; README "The gate"), so the new baseline pools its own
+test needs about 45 baseline trials for that; docs/gate.md), so the new baseline pools its own
 full-marks count with the earlier blesses' for that part, newest first, up to
 `gate.guard_history_trials` trials. Only trials the gate would still compare are pooled: a part whose
 definition changed (its per-part fingerprint), or a scenario whose data, judge model or rest of the

@@ -64,7 +64,7 @@ class CanaryConfig(FrozenModel):
 def load_canary(root: Path) -> CanaryConfig:
     path = root / CANARY_DIR / CANARY_FILE
     if not path.is_file():
-        raise BadInputError(f'{path}: no canary here (README "The gate": the canary)')
+        raise BadInputError(f'{path}: no canary here (docs/gate.md, "Measured operating characteristics")')
     return load_model(CanaryConfig, path)
 
 

@@ -1,4 +1,4 @@
-"""`github …`: the steps of the PR workflow, run from the base checkout (README "The PR workflow").
+"""`github …`: the steps of the PR workflow, run from the base checkout (docs/github.md, docs/security.md).
 
     github context      read the event payload: PR number, label, fork, SHAs (for $GITHUB_OUTPUT)
     github take-agent   replace this checkout's agent under test by the PR head's

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--agent",
         metavar="MODULE:CALLABLE",
-        help="your own agent instead of the bundled claude agent/ (README 'Your own agent')",
+        help="your own agent instead of the bundled claude agent/ (docs/agents.md 'Your own agent')",
     )
     parser.add_argument("--force", action="store_true", help="replace files that exist")
     parser.set_defaults(handler=handle)

@@ -4,7 +4,7 @@
 Each scenario's rubric is loaded for its points, so a listing also proves every scenario still loads;
 a bad file exits 2 naming it, like any other command. `--names` prints bare names, one a line, for
 scripts (the nightly's shard plan); `--suite S` narrows either form to one suite of `evals.yaml`.
-`--markdown` prints the table as README "Scenarios" holds it (a test keeps the two equal), with the
+`--markdown` prints the table as docs/scenarios.md holds it (a test keeps the two equal), with the
 column saying whether one of the scenario's traps is where the obvious rule loses points.
 """
 
@@ -26,9 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_config(parser)
     parser.add_argument("--suite", help="only the scenarios of this suite (evals.yaml `suites:`)")
     parser.add_argument("--names", action="store_true", help="bare names, one a line (for scripts)")
-    parser.add_argument(
-        "--markdown", action="store_true", help="the table as README's 'Scenarios' section holds it"
-    )
+    parser.add_argument("--markdown", action="store_true", help="the table as docs/scenarios.md holds it")
     parser.add_argument("name", nargs="?", help="show this scenario's purpose, behaviour, tier and traps")
     parser.set_defaults(handler=handle)
 
@@ -73,7 +71,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
 
 
 def markdown(rows: list[list[object]]) -> str:
-    """The rows as README's table: compact cells (a diff of the README shows the change, not padding)."""
+    """The rows as docs/scenarios.md's table: compact cells (a diff shows the change, not padding)."""
     lines = ["| " + " | ".join(MARKDOWN) + " |", "|" + "---|" * len(MARKDOWN)]
     for name, tier, services, points, _, behaviour, loses in rows:
         cells = [f"`{name}`", tier, str(services).replace(",", ", "), points, behaviour, loses]

@@ -45,7 +45,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     if not os.environ.get("COMPOSIO_API_KEY", "").strip():
         raise BadInputError(
             "tools check needs COMPOSIO_API_KEY: it compares the sandbox's tools with the schemas "
-            "Composio serves at the pinned toolkit versions (README, Live mode)"
+            "Composio serves at the pinned toolkit versions (docs/live.md)"
         )
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
     from evals.world.backend import tool_catalogue

@@ -114,8 +114,8 @@ def load_operating(path: Path) -> list[AACheck | CanaryRun]:
         except ValidationError as exc:
             raise BadInputError(
                 describe_validation_error(where, exc)
-                + f'\n(every line of {path.name} is an A/A check or a canary run: README "The gate", '
-                "Measured operating characteristics; fix or remove the line)"
+                + f"\n(every line of {path.name} is an A/A check or a canary run: docs/gate.md, "
+                '"Measured operating characteristics"; fix or remove the line)'
             ) from exc
         if record.key in keys:
             raise BadInputError(

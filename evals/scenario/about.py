@@ -2,7 +2,7 @@
 
 The suite is only as good as what its scenarios can tell apart, and a reader of a failing trial needs
 to know what the scenario was testing and which document, mail or person decides each trap. This is
-that record: the scenario's purpose, the one behaviour it adds to the suite (README's scenario table
+that record: the scenario's purpose, the one behaviour it adds to the suite (docs/scenarios.md's table
 lists them), why it sits in its tier, the source of truth behind each trap (and whether the obvious
 rule — follow the document, follow the newest mail, decline everything extra — loses points there),
 and what it cannot tell apart. It grades nothing, so it is kept out of the fingerprint: editing it

@@ -135,7 +135,7 @@ FaultKind = Literal["bad_gateway", "service_unavailable", "timeout"]
 
 
 class Fault(FrozenModel):
-    """A tool failure the sandbox injects (README "The agent's tools", transient tool errors).
+    """A tool failure the sandbox injects (docs/tools.md, "Injected faults": transient tool errors).
 
     Calls are counted per trial, per matching tool, from 1, counting only calls whose arguments the
     tool accepts (Composio validates before it calls the service, so a bad call never reaches it):

@@ -219,7 +219,7 @@ def _pr_run(tmp: Path, repo: Path, github: FakeGitHubPR, scenario: str, agent: s
 def test_the_emulator_runs_the_scaffolded_pr_workflow_regressed_red_reference_green(
     adopted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The adopting repository's first baseline is blessed from a reference run (README step 3); the
+    """The adopting repository's first baseline is blessed from a reference run (docs/github.md step 3); the
     harness line is pointed at the package this test session has installed (no network). The
     regressed agent is a starter's wrong replay that loses more than the threshold by its own
     declaration (regressing_replay)."""

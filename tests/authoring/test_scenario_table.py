@@ -1,19 +1,22 @@
-"""README's scenario table is the data's: `evals scenarios --markdown` prints it from each scenario's
-files and about.yaml, so a scenario added, renamed or re-pointed without its README row fails here."""
+"""The scenario table (docs/scenarios.md) is the data's: `evals scenarios --markdown` prints it from
+each scenario's files and about.yaml, so a scenario added, renamed or re-pointed without its row fails
+here."""
 
 from __future__ import annotations
 
 import pytest
 
 from evals.cli import main
+from tests.support.docs import page
 from tests.support.paths import ROOT
 
 
-def test_the_readme_table_is_what_scenarios_markdown_prints(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_docs_table_is_what_scenarios_markdown_prints(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scenarios", "--markdown", "--config", str(ROOT / "evals.yaml")]) == 0
     table = capsys.readouterr().out.strip()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert table in readme, "README 'Scenarios' differs: paste `python -m evals scenarios --markdown`"
+    assert table in page("scenarios.md"), (
+        "docs/scenarios.md's table differs: paste `python -m evals scenarios --markdown`"
+    )
 
 
 def test_every_scenario_has_a_row_and_at_least_twenty_distinct_behaviours(

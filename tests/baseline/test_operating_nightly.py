@@ -3,8 +3,8 @@ the fan-in's scripts in order (merge, history, operating, bless, compare), offli
 baseline/operating.jsonl holds the night's A/A line and the canary's line, and the compare step's
 report (the one the job summary shows) says them in its first screen.
 
-The workflow itself is not edited here (README "The nightly" gives the steps to add); this runs the
-stage scripts the steps call, as the workflow would, in a copy of the project.
+The workflow itself is not edited here (docs/github.md, "How the nightly is sharded", gives the steps);
+this runs the stage scripts the steps call, as the workflow would, in a copy of the project.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The README's command table is what the CLI has: every command in it answers `--help`, and every
-option the row shows is one that command's help lists."""
+"""The documentation's command table is what the CLI has: every command in it answers `--help`, and
+every option the row shows is one that command's help lists. The table and most commands shown live
+on docs/ pages; the quickstart and the exit codes in README.md (tests/support/docs.py reads both)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from evals.cli import main
+from tests.support.docs import documentation, readme
 from tests.support.paths import ROOT
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-ROWS = re.findall(r"^\| `(?:python -m )?evals ([^`]*)` \|", README, flags=re.MULTILINE)
+README = readme()
+DOCUMENTATION = documentation()  # README.md and every docs/ page
+ROWS = re.findall(r"^\| `(?:python -m )?evals ([^`]*)` \|", DOCUMENTATION, flags=re.MULTILINE)
 
 
 def words_and_options(usage: str) -> tuple[list[str], list[str]]:
@@ -37,7 +40,7 @@ def test_the_table_lists_the_commands() -> None:
 
 
 @pytest.mark.parametrize("usage", ROWS)
-def test_every_command_in_the_readme_answers_help_with_its_options(
+def test_every_command_in_the_table_answers_help_with_its_options(
     usage: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "400")
@@ -49,23 +52,24 @@ def test_every_command_in_the_readme_answers_help_with_its_options(
     assert missing == [], usage
 
 
-def test_every_stage_script_the_readme_names_exists() -> None:
-    scripts = set(re.findall(r"`(scripts/[\w.]+)`", README))
+def test_every_stage_script_the_documentation_names_exists() -> None:
+    scripts = set(re.findall(r"`(scripts/[\w.]+)`", DOCUMENTATION))
     assert scripts and [s for s in scripts if not (ROOT / s).is_file()] == []
 
 
-# --- every command the README shows, wherever it shows it (issue #29) ---------------------------
+# --- every command the documentation shows, wherever it shows it (issue #29) --------------------
 
 PREFIXES = ("python -m evals ", ".venv/bin/evals ", "evals ")
 
 
 def shown_commands() -> list[str]:
-    """Every `evals …` command in the README's code blocks and code spans, and those inside
-    `make run ARGS="…"`, as the words after `evals`."""
+    """Every `evals …` command in the code blocks and code spans of README.md and the docs/ pages,
+    and those inside `make run ARGS="…"`, as the words after `evals`."""
     found = []
-    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", README, flags=re.MULTILINE | re.DOTALL)
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```", DOCUMENTATION, flags=re.MULTILINE | re.DOTALL)
     lines = [line for block in blocks for line in block.splitlines()]
-    spans = re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", README, flags=re.MULTILINE | re.DOTALL))
+    prose = re.sub(r"^```.*?^```", "", DOCUMENTATION, flags=re.MULTILINE | re.DOTALL)
+    spans = re.findall(r"`([^`\n]+)`", prose)
     for text in [*lines, *spans]:
         text = text.split("  #", 1)[0].split(" # ", 1)[0].strip()
         make = re.match(r'make run ARGS="([^"]*)"', text)
@@ -81,7 +85,7 @@ def shown_commands() -> list[str]:
 
 def parse_problem(words: list[str]) -> str | None:
     """What the real parser says is wrong with the command's words, if it is an unknown command or
-    option (a placeholder where a number goes, or an option left out, is not the README's fault)."""
+    option (a placeholder where a number goes, or an option left out, is not the documentation's fault)."""
     import argparse
 
     from evals.cli import build_parser
@@ -128,12 +132,12 @@ def words_of(command: str) -> list[str]:
     return words
 
 
-def test_the_readme_shows_commands_in_many_places() -> None:
+def test_the_documentation_shows_commands_in_many_places() -> None:
     assert len(shown_commands()) >= 40
 
 
 @pytest.mark.parametrize("command", sorted(set(shown_commands())))
-def test_every_command_the_readme_shows_is_one_the_cli_takes(command: str) -> None:
+def test_every_command_the_documentation_shows_is_one_the_cli_takes(command: str) -> None:
     assert parse_problem(words_of(command)) is None, command
 
 

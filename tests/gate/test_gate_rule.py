@@ -148,10 +148,10 @@ def test_false_alarms_stay_within_the_goal_with_the_guards_tested_too() -> None:
 def test_with_10_trial_baselines_false_alarms_hold_and_detection_improves() -> None:
     result = bench(10, 0, "no change", "drop 3")
     assert result.false_alarm_rate <= FALSE_ALARM_GOAL, result.no_change
-    assert result.detection_rate >= 0.92, result.true_drop  # measured 93.6% on 2000 PRs (README)
+    assert result.detection_rate >= 0.92, result.true_drop  # measured 93.6% on 2000 PRs (docs/gate.md)
 
 
-@pytest.mark.xfail(strict=True, reason="goal not met: 93.6% with 10-trial baselines (README 'The gate')")
+@pytest.mark.xfail(strict=True, reason="goal not met: 93.6% with 10-trial baselines (docs/gate.md)")
 def test_with_10_trial_baselines_a_3_point_drop_is_caught_95_times_in_100() -> None:
     result = bench(10, 0, "drop 3")
     assert result.detection_rate >= detection_goal(10), result.true_drop
@@ -187,7 +187,7 @@ def test_guard_detection_is_reported_with_and_without_the_history_and_held_to_it
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Even against the nightly's 30-trial guard history an exact test does not see a guard fall
-    from 95% to 50% nine times in ten (README "The gate"): the bench says so and exits 1."""
+    from 95% to 50% nine times in ten (docs/gate.md): the simulation says so and exits 1."""
     assert main(["simulate", "gate", "--runs", "200", "--seed", "3"]) == 1
     out = capsys.readouterr().out
     assert "guard detection (one guard 95% → 50%; 30-trial guard history):" in out
@@ -201,13 +201,13 @@ def test_guard_detection_is_reported_with_and_without_the_history_and_held_to_it
 def test_the_guard_history_catches_a_falling_guard_far_more_often_than_the_last_baseline() -> None:
     """One guard falls from 95% to 50%, the total unchanged: the history the nightly accumulates
     (30 trials) catches it about 4 times as often as the last baseline's 6 trials (measured 78.4%
-    and 18.9% on 2000 PRs, README), and false alarms stay within their goal (the test above)."""
+    and 18.9% on 2000 PRs, docs/gate.md), and false alarms stay within their goal (the test above)."""
     result = bench(6, 2, "guard falls", NO_HISTORY)
     assert result.guard_detection_rate >= 0.75, result.outcomes["guard falls"]
     assert result.outcomes[NO_HISTORY].rate("regression") <= 0.3, result.outcomes[NO_HISTORY]
 
 
-@pytest.mark.xfail(strict=True, reason="goal not met: 78.4% with the 30-trial guard history (README)")
+@pytest.mark.xfail(strict=True, reason="goal not met: 78.4% with the 30-trial guard history (docs/gate.md)")
 def test_a_guard_falling_from_95_to_50_percent_is_caught_9_times_in_10() -> None:
     result = bench(6, 2, "guard falls")
     assert result.guard_detection_rate >= GUARD_GOAL, result.outcomes["guard falls"]

@@ -1,8 +1,8 @@
 """The workflows are checked by real tools (zizmor, the GitHub-workflow JSON schema) and hold to the
-security rules the README promises: no ambient permissions, pinned actions, no expressions in shell,
-secrets only in the environment-bound jobs, forks never reach them, the job holding the model key
-executes no agent code, the jobs that do hold no secret and no write token, and live-world tokens
-reach a step only when the world is live."""
+security rules docs/security.md and docs/github.md promise: no ambient permissions, pinned actions, no
+expressions in shell, secrets only in the environment-bound jobs, forks never reach them, the job
+holding the model key executes no agent code, the jobs that do hold no secret and no write token, and
+live-world tokens reach a step only when the world is live."""
 
 from __future__ import annotations
 
@@ -293,7 +293,7 @@ def test_the_only_silenced_zizmor_finding_is_the_justified_trigger() -> None:
     ]
     assert ignores == [("evals-pr.yml", "pull_request_target: # zizmor: ignore[dangerous-triggers]")]
     text = (ROOT / ".github" / "workflows" / "evals-pr.yml").read_text(encoding="utf-8")
-    assert "How the PR workflow stays safe" in text  # the justification points at the README
+    assert "How the PR workflow stays safe" in text  # the justification points at docs/security.md
 
 
 def test_the_required_status_is_posted_whatever_the_gate_step_did() -> None:
@@ -329,7 +329,7 @@ def test_a_refused_continue_is_answered_by_a_job_that_runs_only_base_code() -> N
 
 def test_the_status_is_posted_with_a_github_app_token_when_one_is_configured() -> None:
     """With EVALS_APP_ID set, the status comes from the App (branch protection can pin its source);
-    otherwise github.token, which any workflow with `statuses: write` also holds (README caveat)."""
+    otherwise github.token, which any workflow with `statuses: write` also holds (docs/github.md's caveat)."""
     publish = load(FOLDER / "evals-pr-gate.yml")["jobs"]["publish"]
     (app,) = [
         s for s in publish["steps"] if str(s.get("uses", "")).startswith("actions/create-github-app-token@")

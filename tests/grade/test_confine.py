@@ -2,7 +2,7 @@
 
 The hostile module of tests/support/attacks.py runs inside: with planted secrets in the grader's
 environment, a TCP/UDP listener on 127.0.0.1, a file outside the scratch copy and the daemon it leaves.
-Each mode is held to what README "How the PR workflow stays safe" says it gives; `none` to the little
+Each mode is held to what docs/security.md says it gives; `none` to the little
 it promises (no secret in its environment, nothing left running).
 """
 

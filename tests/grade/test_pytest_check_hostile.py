@@ -106,7 +106,7 @@ def test_a_test_file_that_steals_secrets_gets_nothing_out(
     assert not survivors(marker)
     assert not any(value in result.detail + result.evidence for value in CANARIES.values())
     assert not any(value.encode() in listener.heard() for value in CANARIES.values())
-    if chosen_mode() != "none":  # what `none` does not promise (README: the PR workflow refuses it)
+    if chosen_mode() != "none":  # what `none` does not promise (docs/security.md: the PR workflow refuses it)
         assert listener.heard() == b""
         assert (run_dir / "results.jsonl").read_text(encoding="utf-8") == ""
         assert script.read_text(encoding="utf-8") == "echo clean\n"

@@ -18,6 +18,7 @@ from evals.world.sandbox.seed import seed
 from evals.world.sandbox.tools.catalogue import build
 from evals.world.sandbox.tools.toolset import SandboxToolset
 from tests.support.composio_fixtures import composio_tools, output_problems
+from tests.support.docs import page
 from tests.support.paths import FIXTURES, ROOT
 
 CATALOGUE = build()
@@ -149,11 +150,10 @@ def test_the_output_check_names_a_wrapped_list_an_extra_key_and_a_missing_one() 
     ]
 
 
-def test_the_readme_table_lists_every_tool_with_where_its_parameters_and_output_come_from() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_table_lists_every_tool_with_where_its_parameters_and_output_come_from() -> None:
     rows = {
         cells[0].strip(" `"): [c.strip() for c in cells[1:]]
-        for line in readme.splitlines()
+        for line in page("tools.md").splitlines()
         if line.startswith("| `") and "_" in line.split("|")[1]
         for cells in [line.strip("|").split("|")]
     }

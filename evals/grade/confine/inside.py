@@ -228,7 +228,7 @@ def main(argv: list[str]) -> None:
             resource.setrlimit(getattr(resource, name), (value, value))
         except (ValueError, OSError, AttributeError) as exc:
             fail(f"setrlimit {name}: {exc}")
-    if sys.platform == "linux":  # elsewhere only the limits (mode `none`, README)
+    if sys.platform == "linux":  # elsewhere only the limits (mode `none`, docs/security.md)
         if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             fail("PR_SET_NO_NEW_PRIVS failed")
         landlock = config.get("landlock")

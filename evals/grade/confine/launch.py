@@ -255,7 +255,7 @@ def chosen_mode() -> Mode:
     if strength(mode) < strength(minimum):
         raise ConfinementUnavailable(
             f"this machine gives agent code only the confinement mode {mode!r} ({GUARANTEES[mode]}); "
-            f"EVALS_CONFINE_MINIMUM asks for at least {minimum!r}: install bubblewrap (README "
+            f"EVALS_CONFINE_MINIMUM asks for at least {minimum!r}: install bubblewrap (docs/security.md "
             "'How the PR workflow stays safe')"
         )
     return mode

@@ -18,7 +18,7 @@ The names before the confinement had its own word, `EVALS_SANDBOX` and `EVALS_SA
 still work when the new one is unset, with a deprecation note on stderr (workflows pinned to an
 older harness set them).
 
-Modes, strongest first (README "How the PR workflow stays safe" has what each guarantees):
+Modes, strongest first (docs/security.md, "How the PR workflow stays safe", has what each guarantees):
 `bwrap-root` (root: bubblewrap namespaces, then uid 65534 with no capabilities), `bwrap-userns`
 (an unprivileged user namespace), `landlock` (no namespaces: a Landlock filesystem and TCP
 allowlist plus seccomp), `none` (an allowlisted environment, limits and a kill of the whole

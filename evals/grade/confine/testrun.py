@@ -16,7 +16,7 @@ static, so no file the agent adds changes how the run is configured:
 - the JUnit report is required: a run that ends without one (`os._exit(0)` at import) proved
   nothing, whatever its exit status.
 
-The result is recorded as a claim in the evidence (README "How the PR workflow stays safe").
+The result is recorded as a claim in the evidence (docs/security.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The live world: real GitHub (PyGithub), Notion (notion-client) and Gmail plus the agent's tools
-(Composio), seeded and snapshotted in the same shapes as the sandbox. See README, "Live mode".
+(Composio), seeded and snapshotted in the same shapes as the sandbox. See docs/live.md.
 
     backend       `LiveBackend` / `LiveEnvironment`: the live world behind the world protocol
     config        the live accounts, keys and persona addresses, from the environment

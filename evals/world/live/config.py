@@ -86,7 +86,7 @@ class LiveConfig(GitHubConfig, NotionConfig, ComposioConfig):
     """`run --world live`: everything."""
 
 
-# field -> environment variable; the README's "Live mode" section and .env.example list the same keys.
+# field -> environment variable; docs/live.md and .env.example list the same keys.
 ENV_KEYS = {
     "github_token": "GITHUB_TOKEN",
     "github_owner": "GITHUB_OWNER",
@@ -140,7 +140,7 @@ def load_stage_config(model: type[Stage], environ: Mapping[str, str] | None = No
             why = "missing" if err["type"] == "missing" else err["msg"]
             problems.append(f"{key}{'.' + detail if detail else ''}: {why}")
     if problems or config is None:
-        raise BadInputError("--world live: " + "; ".join(sorted(set(problems))) + " (see README, Live mode)")
+        raise BadInputError("--world live: " + "; ".join(sorted(set(problems))) + " (see docs/live.md)")
     return config
 
 

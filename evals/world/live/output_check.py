@@ -1,7 +1,7 @@
 """`evals tools check --outputs`: what Composio's tools really return, against what the sandbox returns.
 
 Composio's docs pages document every tool's output only as the envelope, so the sandbox's result
-shapes are designed (README "The agent's tools"). This runs the same tour of every tool
+shapes are designed (docs/tools.md). This runs the same tour of every tool
 (`evals.world.live.tour`) on a freshly seeded live trial-run world and on the sandbox, names each
 field the sandbox gives that the live result lacks or types otherwise (a prompt tuned offline would
 read it and not find it live), and writes what it saw live as a fixture: per tool, every path of its

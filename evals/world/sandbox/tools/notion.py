@@ -1,6 +1,6 @@
 """Notion page and block tools over the sandbox workspace, with Composio's slugs and parameters at
 the pinned toolkit version (20260915_00: tests/fixtures/composio/notion_20260915_00.json holds what
-its docs page lists, README "The agent's tools" the source of every parameter).
+its docs page lists, docs/tools.md the source of every parameter).
 
 What changed against the earlier sandbox, following that page: NOTION_UPDATE_BLOCK replaces a
 text-like block's text with a string (`content`, at most 2,000 characters; `block_type` optional
