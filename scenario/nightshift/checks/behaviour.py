@@ -31,9 +31,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evals.grade.checks.common import at_some_changed_head
-from evals.grade.probes.runner import LAUNCHED, ProbeRequest, ProbeResult
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import (
+    LAUNCHED,
+    CheckResult,
+    GradeContext,
+    ProbeRequest,
+    ProbeResult,
+    at_some_changed_head,
+    check,
+)
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"
 SCRIPT = PROBES / "hydra_probe.py"
