@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import importlib
+import json
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -62,6 +69,53 @@ def resolve(name: str, known: dict[str, Path]) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Import:
+    """One thing an import statement takes: `module`, and the `name` taken from it when that is not
+    a module itself (`from a import f` takes `f` from `a`; `from a import b`, b a module, takes `a.b`)."""
+
+    line: int
+    module: str
+    name: str = ""
+
+
+DYNAMIC_IMPORTS = {"import_module", "__import__"}
+
+
+def imports(module: str, path: Path, known: dict[str, Path]) -> list[Import]:
+    """Every import in `module`'s file, at top level or inside any function or class, relative ones
+    made absolute; a call `importlib.import_module("a.b")` with a literal name counts as `import a.b`."""
+    is_package = path.name == "__init__.py"
+    out: list[Import] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out += [Import(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                out.append(
+                    Import(node.lineno, sub) if sub in known else Import(node.lineno, base, alias.name)
+                )
+        elif isinstance(node, ast.Call) and (name := dynamic_import(node)):
+            out.append(Import(node.lineno, name))
+    return out
+
+
+def dynamic_import(call: ast.Call) -> str:
+    """The module a literal `importlib.import_module("a.b")` or `__import__("a.b")` names, else ''."""
+    func = call.func
+    called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if called not in DYNAMIC_IMPORTS or not call.args:
+        return ""
+    first = call.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+
+
 def imported(module: str, path: Path, known: dict[str, Path]) -> set[str]:
     """Every package module `module` imports, at top level or inside any function or class.
 
@@ -69,21 +123,7 @@ def imported(module: str, path: Path, known: dict[str, Path]) -> set[str]:
     Importing `evals.x.y` runs `evals/x/__init__.py` first, so a module also depends on the parent
     packages of what it imports, except its own parents (already loading when it runs).
     """
-    is_package = path.name == "__init__.py"
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = module.split(".") if is_package else module.split(".")[:-1]
-                anchor = anchor[: len(anchor) - (node.level - 1)]
-                base = ".".join([*anchor, base] if base else anchor)
-            submodules = {f"{base}.{alias.name}" for alias in node.names} & known.keys()
-            names.update(submodules)
-            if len(submodules) < len(node.names):
-                names.add(base)
+    names = {i.module for i in imports(module, path, known)}
     own_parents = {".".join(module.split(".")[:end]) for end in range(1, module.count(".") + 1)}
     deps: set[str] = set()
     for name in names:
@@ -268,3 +308,119 @@ def test_the_package_rule_names_two_packages_that_import_each_other(tmp_path: Pa
     assert find_cycles(import_graph(package)) == []
     (cycle,) = find_cycles(package_graph(package))
     assert set(cycle) == {"pkg.a", "pkg.b"}
+
+
+# --- The task checks' face -------------------------------------------------------------------------
+
+SCENARIOS = ROOT / "scenario"
+# The one module of `evals` a task's own checks import (its docstring lists and explains each name),
+# so the grader behind it can be rearranged without touching a task.
+FACE = "evals.grade.checks"
+
+
+def reaches_evals(name: str) -> bool:
+    return name == "evals" or name.startswith("evals.")
+
+
+def task_import_violations(scenarios: Path, public: set[str], package: Path = PACKAGE) -> list[str]:
+    """Each import in a task's code (`<task>/checks/**` and `<task>/probes/**`, wherever the statement
+    sits) that goes past the face, as `file:line imports name: why`.
+
+    A check may import from `evals` only the face's `__all__`, from the face itself. A probe module
+    and its stubs import nothing from `evals`: they run in the confinement under `python -I -S`,
+    where the package is not on the path (evals/grade/probes/runner.py), so even the face is absent.
+    """
+    known = modules(package)
+    out: list[str] = []
+    for kind in ("checks", "probes"):
+        for path in sorted(scenarios.glob(f"*/{kind}/**/*.py")):
+            where = path.relative_to(scenarios.parent).as_posix()
+            for found in imports(f"task.{path.stem}", path, known):
+                if not reaches_evals(found.module):
+                    continue
+                taken = f"{found.module}.{found.name}" if found.name else found.module
+                if kind == "probes":
+                    why = "a probe runs in the confinement, where evals cannot be imported"
+                elif found.module != FACE:
+                    why = f"past the face: a task's checks import from {FACE} only"
+                elif found.name and found.name not in public:
+                    why = f"not in {FACE}.__all__"
+                else:
+                    continue
+                out.append(f"{where}:{found.line} imports {taken}: {why}")
+    return out
+
+
+def face() -> ModuleType:
+    return importlib.import_module(FACE)
+
+
+def test_task_checks_and_probes_import_only_the_face() -> None:
+    violations = task_import_violations(SCENARIOS, set(face().__all__))
+    assert violations == [], "task code past the face:\n" + "\n".join("  " + v for v in violations)
+
+
+def test_the_face_rule_names_a_planted_import(tmp_path: Path) -> None:
+    """A test of the test: an internal module imported inside a function, at any depth of checks/, a
+    submodule taken through the face, a literal import_module, and a probe importing the face are
+    each named; the agent's repo/ is not task code."""
+    scenarios = tmp_path / "scenario"
+    write(
+        tmp_path,
+        {
+            "scenario/t/checks/good.py": "from evals.grade.checks import check\nimport evals.grade.checks\n",
+            "scenario/t/checks/deep/helper.py": "def f():\n    from evals.grade.registry import check\n",
+            "scenario/t/checks/bad.py": (
+                "import importlib\nimport evals\nfrom evals.grade.checks import Registry, mail\n"
+                'RUBRIC = importlib.import_module("evals.grade.rubric")\n'
+            ),
+            "scenario/t/probes/probe.py": "from evals.grade.checks import check\n",
+            "scenario/t/repo/app.py": "import evals.grade.registry\n",
+        },
+    )
+    past = "past the face: a task's checks import from evals.grade.checks only"
+    assert task_import_violations(scenarios, set(face().__all__)) == [
+        f"scenario/t/checks/bad.py:2 imports evals: {past}",
+        "scenario/t/checks/bad.py:3 imports evals.grade.checks.Registry: not in evals.grade.checks.__all__",
+        f"scenario/t/checks/bad.py:3 imports evals.grade.checks.mail: {past}",
+        f"scenario/t/checks/bad.py:4 imports evals.grade.rubric: {past}",
+        f"scenario/t/checks/deep/helper.py:2 imports evals.grade.registry.check: {past}",
+        "scenario/t/probes/probe.py:1 imports evals.grade.checks.check: a probe runs in the confinement, "
+        "where evals cannot be imported",
+    ]
+
+
+def test_every_name_of_the_face_resolves_and_is_documented() -> None:
+    """`__all__` is the face: each name gets (lazy ones load on first use), `dir()` shows it, and the
+    docstring says what it is for (a line of its own, or in backticks)."""
+    module = face()
+    names = list(module.__all__)
+    assert len(names) == len(set(names))
+    assert [n for n in names if getattr(module, n, None) is None] == []
+    assert set(names) <= set(dir(module))
+    doc = module.__doc__ or ""
+    undocumented = [n for n in names if not re.search(rf"^    {n}\b|`{n}`", doc, re.MULTILINE)]
+    assert undocumented == [], f"names of the face its docstring does not describe: {undocumented}"
+
+
+def test_the_face_loads_its_heavy_names_only_when_asked() -> None:
+    """Validating a rubric imports the vocabulary; that must not load the outcome's models or the
+    probe runner (and the confinement under it): they load when a check first names them."""
+    heavy = ["evals.world.outcome", "evals.grade.probes.runner", "evals.grade.confine.rpc"]
+    code = (
+        "import json, sys\nimport evals.grade.checks as face\n"
+        f"heavy = {heavy!r}\nbefore = [m for m in heavy if m in sys.modules]\n"
+        "face.Block, face.ProbeRequest\nprint(json.dumps([before, [m for m in heavy if m in sys.modules]]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(done.stdout) == [[], heavy]
+
+
+def test_every_task_check_file_loads_through_the_registry() -> None:
+    """The rewritten imports still load the way a grade loads them, each folder registering checks."""
+    from evals.grade.registry import load_scenario_checks
+
+    folders = sorted(SCENARIOS.glob("*/checks"))
+    assert folders
+    empty = [f.parent.name for f in folders if not load_scenario_checks(f.parent).checks]
+    assert empty == [], f"tasks whose checks/ registers no check: {empty}"
