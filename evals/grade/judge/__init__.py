@@ -20,6 +20,8 @@ or undecided call leaves the part unscored, never 0. What the judge cost is in
     _prompt     the judge prompt file: YAML front matter declaring `version`, then a template
     _reply      reading the model's reply: only a JSON object that ends it is the verdict
     cost        what grading a trial cost in judge calls, priced from the pricing file
+
+The private modules are reached through this package's names only (tests/test_architecture.py).
 """
 
 from __future__ import annotations
