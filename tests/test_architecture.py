@@ -7,6 +7,11 @@ fine for speed (a heavy library loaded only when used), so the tests read every 
 wherever it sits. The layer order is the pipeline's (README "Layout"): a module may import its own
 stage and the stages before it, never a later one, so each stage can be read, tested and rerun
 knowing only what came before it.
+
+Three more holds on the shape: a task's own checks import only the grader's public face
+(`evals.grade.checks`) and its probes nothing of `evals`; every package's docstring maps exactly the
+modules it holds; and "never" rules state the design as imports that must not happen, each with
+its why. Each rule is tested on a planted violation, so a rule that silently stops looking fails.
 """
 
 from __future__ import annotations
