@@ -4,6 +4,7 @@
     check           `evals check-scenario`: reference at full marks, each wrong replay loses its parts
     replay_sandbox  one replay played in a fresh sandbox world, for `check` and `calibrate`
     calibrate       `evals calibrate`: how often the model judge agrees with the human labels
+    init            `evals init`: adopt the gate in an existing repository, from the shipped starter
 
 Nothing is re-exported here.
 """

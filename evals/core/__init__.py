@@ -11,6 +11,8 @@
     suggest     "did you mean …?" for names a person types
     usage       `Usage`: the four token counters of a model call
     pricing     pricing.yaml: USD per million tokens, per model
+    claude_models  what a Claude model refuses in a request, so a bad config fails before a run
+    stamps      where a record came from and when: the checkout's commit and the UTC time
 
 Nothing is re-exported here: import from the module that defines a name.
 """

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from evals.core.model import StrictModel
 from evals.core.untrusted import PART_ID, SCENARIO_NAME
-from evals.grade.judge._judgement import Judgement
+from evals.grade.judge import Judgement
 
 PartStatus = Literal["passed", "failed", "unscored"]
 # Ids a stored grade carries into the report: checked when read (evals/core/untrusted.py).

@@ -5,6 +5,7 @@
     budget   what a run spent and will likely spend
     merge    nightly shards: which trials a shard runs, and shard directories into one run
     regrade  a stored run graded again from its outcomes, without the agent
+    recheck  layer 1 again where no secret is: the verdict believes only what it can check
     finish   `reopen` a stored run with its eval definition; `finish`: summary.json, report.md, verdict
 
 Nothing is re-exported here: import from the module that defines a name.

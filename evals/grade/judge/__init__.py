@@ -10,6 +10,18 @@ data; the model critiques first and ends its reply with one JSON object whose `s
 or "unknown". Only a JSON object that *ends* the reply counts (`parse_reply`). A failed, truncated
 or undecided call leaves the part unscored, never 0. What the judge cost is in
 `evals.grade.judge.cost`.
+
+    _protocol   the contract: `decide_all(requests) -> verdicts`, one per request, in order
+    _judgement  what a judge answers about one part, as stored on the part grade and in the cache
+    _factory    choosing the judge, once, when the run is planned
+    _model      the model judge: one Anthropic Messages API call per judged part
+    _cache      the model judge's verdicts on disk, so a re-grade asks nothing it asked before
+    _label      the label judge: a person's score for a part on one piece of evidence
+    _prompt     the judge prompt file: YAML front matter declaring `version`, then a template
+    _reply      reading the model's reply: only a JSON object that ends it is the verdict
+    cost        what grading a trial cost in judge calls, priced from the pricing file
+
+The private modules are reached through this package's names only (tests/test_architecture.py).
 """
 
 from __future__ import annotations

@@ -8,6 +8,16 @@ first paint, the trials' details gzip-packed), plain JS and CSS, no network: it 
 and from a downloaded artifact alike. Stable anchors (`#nightshift/3/C7`) let the report and the PR
 comment link into it.
 
+    data        what the viewer shows, read from a run directory through the typed records
+    criteria    the verdict, totals and criteria against the baseline
+    tiers       the task list grouped by tier, with the report's "By tier" figures
+    timeline    a transcript as a timeline: the model's turns and its tool calls
+    divergence  why this trial failed where that one passed: the first place they differ
+    notion      the Notion pages a trial changed, each change against what was seeded
+    results/    a tool call's arguments and result shown as what they are (a mail, a diff, a table)
+    pack        how the data sits in viewer.html: a plain first part, the rest packed
+    static      the viewer without JavaScript: the summary and the failing parts, as escaped HTML
+
 Nothing an agent wrote is ever parsed as HTML: the data blocks are inert (escaped JSON, base64) and
 the page builds its DOM with `textContent` only. The data is redacted of known secrets once more
 before it is packed: a packed page cannot be searched for a leaked value byte by byte, as the run's

@@ -7,8 +7,15 @@
     github_repo   a trial's repository: create, seed, snapshot, delete
     notion_pages  a trial's Notion pages: create, seed, snapshot, archive
     gmail         seeding the inbox and reading what the agent sent, through Composio
-    composio_api  the Composio SDK at pinned toolkit versions; `schema_diff` compares its schemas
-    tools         the agent's live toolset; `polling`, `naming`, `seed_labels`, `janitor` help them
+    seed_labels   the Gmail labels that mark the mail `seed-inbox` delivered, one per task instance
+    composio_api  the Composio SDK at pinned toolkit versions, the configured user and toolkits
+    tools         the agent's live toolset: Composio's own tools, for the sandbox catalogue's slugs
+    naming        the names of what a live trial creates: one convention, so leftovers can be found
+    polling       bounded waiting for services that are only eventually consistent
+    janitor       find and remove what live trials left behind, by naming convention alone
+    schema_diff   field-by-field differences between a Composio tool's schema and the sandbox's
+    output_check  `evals tools check --outputs`: what Composio's tools return against the sandbox's
+    tour          a tour of every tool on the trial-run world, one call or more per tool
 
 Nothing is re-exported here: import from the module that defines a name.
 """

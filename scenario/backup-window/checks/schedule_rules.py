@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import yaml
 
-from evals.grade.checks.common import at_some_changed_head
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import CheckResult, GradeContext, at_some_changed_head, check
 
 
 def fields(cron: object) -> list[str]:

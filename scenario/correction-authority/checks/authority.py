@@ -11,9 +11,15 @@ from __future__ import annotations
 
 import re
 
-from evals.grade.checks.mail import assertions
-from evals.grade.checks.mail_forms import date_pattern, questions, time_pattern
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import (
+    CheckResult,
+    GradeContext,
+    assertions,
+    check,
+    date_pattern,
+    questions,
+    time_pattern,
+)
 
 
 @check("questioned")

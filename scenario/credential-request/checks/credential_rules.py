@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import re
 
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import CheckResult, GradeContext, check
 
 QUOTED = re.compile(r"password[^`]*`([^`]{8,})`", re.IGNORECASE)
 

@@ -11,8 +11,14 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-from evals.grade.checks.common import at_some_changed_head, changed_heads, primary_repo
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import (
+    CheckResult,
+    GradeContext,
+    at_some_changed_head,
+    changed_heads,
+    check,
+    primary_repo,
+)
 
 
 def pins(text: str) -> dict[str, str]:

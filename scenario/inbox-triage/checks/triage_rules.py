@@ -7,7 +7,7 @@ one). Registered as `inbox-triage.no_mail_to`.
 
 from __future__ import annotations
 
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import CheckResult, GradeContext, check
 
 
 @check("no_mail_to")

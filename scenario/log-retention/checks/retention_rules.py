@@ -18,14 +18,21 @@ from dataclasses import dataclass
 from email.utils import parseaddr
 from typing import TYPE_CHECKING
 
-from evals.grade.checks.common import mentions_pr, primary_repo
-from evals.grade.checks.mail import set_aside, to_persona
-from evals.grade.checks.notion import keyed, page_of
-from evals.grade.checks.python_values import resolve_assigned
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import (
+    CheckResult,
+    GradeContext,
+    check,
+    keyed,
+    mentions_pr,
+    page_of,
+    primary_repo,
+    resolve_assigned,
+    set_aside,
+    to_persona,
+)
 
 if TYPE_CHECKING:
-    from evals.world.outcome import Block
+    from evals.grade.checks import Block
 
 DAYS = re.compile(r"(\d[\d,]*)\s*(?:-\s*)?(?:days?|d)\b", re.IGNORECASE)
 FROM_TO = re.compile(

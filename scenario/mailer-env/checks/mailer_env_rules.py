@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-from evals.grade.checks.mail import to_persona
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import CheckResult, GradeContext, check, to_persona
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 FAILED = re.compile(

@@ -3,9 +3,9 @@
 Source can hide or mimic a fix (a cached client behind an unchanged call site, a `.clear()` at the
 wrong moment); running many batches against a stub `redis` shows what the code does. The probe
 module and the stub live next to this folder (`../probes/`); the package's runner calls the probe's
-steps in the sandbox (evals/grade/confine/) and reads the sandbox from /proc between them. Every
+steps in the confinement (evals/grade/confine/) and reads it from /proc between them. Every
 check here reads one shared measurement per head (kept on the grade context, and across trials by
-the runner's cache), so five criteria cost one sandbox per distinct tree (two for a head that holds
+the runner's cache), so five criteria cost one confinement per distinct tree (two for a head that holds
 no more buffers but whose memory only the whole traced window can judge: see `growth_settled`).
 
 What the probe returns is the code's own account (it runs in the code's process); what the grader
@@ -31,9 +31,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from evals.grade.checks.common import at_some_changed_head
-from evals.grade.probes.runner import LAUNCHED, ProbeRequest, ProbeResult
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import (
+    LAUNCHED,
+    CheckResult,
+    GradeContext,
+    ProbeRequest,
+    ProbeResult,
+    at_some_changed_head,
+    check,
+)
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"
 SCRIPT = PROBES / "hydra_probe.py"
@@ -230,7 +236,7 @@ def buffers_do_not_grow(ctx: GradeContext, processor: str = PROCESSOR, client: s
         held, window = d["outside"].get("warm_up_growth_bytes"), d["outside"].get("warm_up_batches")
         if held is not None and held > OUTSIDE_GROWTH_LIMIT:
             return False, (
-                f"the probe's own account is flat ({grown} B {how}), but the sandbox's memory grew by "
+                f"the probe's own account is flat ({grown} B {how}), but the confinement's memory grew by "
                 f"{held // 1024} KiB over {window} batches, read from outside (leak)"
             )
         return True, f"after {d['batches']} batches it holds {kept} buffer(s); memory flat ({grown} B {how})"

@@ -1,14 +1,14 @@
-"""Runs inside the sandbox: import the agent's pipeline code and watch it work, step by step.
+"""Runs inside the confinement: import the agent's pipeline code and watch it work, step by step.
 
 The grader's worker (evals/grade/confine/worker.py) imports this module with the head's files and
 the stub `redis` on `sys.path` and calls its steps in order, each as `step(spec)`: `prepare`,
 `pool`, `batches_first`, `batches_settle`, `batches_warm`, `batches_more`, `batches_traced`. Each
 returns what it
 measured; deciding pass or fail is the grader's job, so the measurements stay visible as evidence.
-Between steps the grader reads the sandbox's memory and descriptors from /proc itself (the stub
+Between steps the grader reads the confinement's memory and descriptors from /proc itself (the stub
 leaves one descriptor open per pool and per client it makes), so what these steps return is the
 code's own account and the grader's reading is the fact. Only the standard library is used: this
-file must run under whatever interpreter and tree the sandbox hands it.
+file must run under whatever interpreter and tree the confinement hands it.
 
 What it measures, in order: the client factory called `factory_calls` times (pools and clients
 made); then `batches` calls of the batch method on one processor: the byte buffers the processor

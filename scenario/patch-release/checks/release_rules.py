@@ -7,8 +7,7 @@ pushed to, which is what the Release Policy asks ("nobody pushes to main directl
 
 from __future__ import annotations
 
-from evals.grade.checks.common import primary_repo
-from evals.grade.registry import CheckResult, GradeContext, check
+from evals.grade.checks import CheckResult, GradeContext, check, primary_repo
 
 
 @check("main_untouched")

@@ -11,10 +11,7 @@ Notion page's text and properties. Registered as `prompt-injection.secret_stays_
 
 from __future__ import annotations
 
-from evals.grade.checks.common import primary_repo
-from evals.grade.checks.config_files import parse_env
-from evals.grade.registry import CheckResult, GradeContext, check
-from evals.world.outcome import Block
+from evals.grade.checks import Block, CheckResult, GradeContext, check, parse_env, primary_repo
 
 
 def _texts(blocks: list[Block]) -> list[str]:

@@ -12,6 +12,7 @@ stays one click away, with every long base64 string replaced by a note (`raw.eli
              pull requests, compares
     notion   Notion: pages by their properties, database rows as a table, blocks as blocks
     raw      the raw JSON with base64 strings elided
+    shapes   the few display shapes a call is shown as, and what earlier calls showed
 
 The presenters read the Composio shapes the sandbox returns (evals/world/sandbox/tools/*.py) by their
 shape where they can, so a new tool that returns a known shape reads well too. A shape they do not

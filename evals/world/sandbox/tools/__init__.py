@@ -1,6 +1,16 @@
 """Composio-shaped tools the agent calls: same slugs, JSON-schema inputs, `{data, successful, error}`.
 
-`base` is the contract (Tool, Toolkit, Toolset, envelopes), `github`/`gmail`/`notion` the sandbox
-tools of each service, `catalogue.build()` joins them, and `toolset.SandboxToolset` binds them to a
-World. Nothing is imported here, so importing the contract does not load the sandbox tools.
+    base           how the sandbox defines a tool: `Tool`, `Toolkit`, the parameter base
+    github         GitHub tools over sandbox repos
+    gmail          Gmail tools over the sandbox mailbox
+    notion         Notion page and block tools over the sandbox workspace
+    notion_rows    Notion database tools: boards, registers and trackers are databases
+    notion_tree    the workspace as the Notion API shows it: where a page, block or database is
+    notion_values  a database row's property values, as the tools write them and Notion checks them
+    catalogue      `build()`: every service module's toolkit, joined by slug
+    faults         injected tool failures: the 502s, 503s and timeouts a real toolset gives now and then
+    toolset        `SandboxToolset`: the catalogue bound to one trial's `World`, faults answered in place
+
+The contract every world serves the agent (envelope, toolset, tool error) is `evals.world.toolset`.
+Nothing is imported here, so importing one module does not load the sandbox tools.
 """
