@@ -82,7 +82,7 @@ def _samples(
     seen: set[tuple[str, str, str]] = set()
     for name, source, outcome in outcomes:
         loaded = defined[name]
-        for staged in layer_one(outcome, loaded.scenario, loaded.rubric, loaded.folder).values():
+        for staged in layer_one(outcome, loaded).values():
             if not isinstance(staged, Pending):
                 continue
             key = (name, staged.request.part, staged.request.evidence_sha)

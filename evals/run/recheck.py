@@ -90,7 +90,7 @@ def recheck_record(definition: EvalDefinition, rd: RunDir, record: TrialRecord) 
         )
     if (outcome.scenario, outcome.trial) != (record.scenario, record.trial):
         raise BadInputError(f"{where}: its outcome is {outcome.scenario}#{outcome.trial}'s")
-    staged = layer_one(outcome, loaded.scenario, loaded.rubric, loaded.folder)
+    staged = layer_one(outcome, loaded)
     stored = {p.id: p for p in record.grade.parts}
     if set(stored) != set(staged):
         raise BadInputError(f"{where}: the record's parts are not the rubric's")
