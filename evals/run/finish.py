@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evals.core.config import Config
 from evals.core.errors import EvalError, ExitCode
-from evals.core.project import load_project
 from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
@@ -24,15 +24,15 @@ from evals.report.markdown import render
 
 
 def reopen(
-    rd: RunDir, config: Path | None = None, baseline: Path | None = None, *, with_judge: bool = False
+    rd: RunDir, config: Config, project: Path, baseline: Path | None = None, *, with_judge: bool = False
 ) -> tuple[EvalDefinition, RunMeta]:
     """The eval definition a stored run is compared under, from its run.json: scenarios and config,
     never the agent, so this works without any model key whatever agent made the run. Only `grade`,
-    which judges again, asks for the judge. `config` is --config (None: the nearest evals.yaml)."""
+    which judges again, asks for the judge. `config` and `project` are what the command loaded at
+    its door (`load_project`), once: nothing below it reads evals.yaml again."""
     meta = rd.read_meta()
-    loaded, project = load_project(config)
     definition = load_definition(
-        project, loaded, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
+        project, config, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
     )
     return definition.continued(len(meta.continued or [])), meta
 

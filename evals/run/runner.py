@@ -90,7 +90,8 @@ def plan(
     definition = load_definition(root, config, scenarios, baseline, instance_seed)
     spec = agent or config.agent
     agents = {
-        n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in definition.scenarios.items()
+        n: resolve_agent(spec, s.scenario, s.folder, root / "agent", config.agent_limits)
+        for n, s in definition.scenarios.items()
     }
     return Plan(
         definition,
