@@ -20,7 +20,7 @@ from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.records.validate import Expectation, validate_run
 from evals.report.job_summary import publish
-from evals.report.markdown import render
+from evals.report.markdown import render, with_trend
 
 
 def reopen(
@@ -38,12 +38,15 @@ def reopen(
 
 
 def write_outputs(rd: RunDir, summary: Summary) -> Path:
-    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
-    annotations, so the verdict is visible even where the PR comment cannot be posted."""
+    """summary.json and report.md in the run dir (with the nightly trend below it when the run has
+    one); in GitHub Actions also the job summary and annotations, so the verdict is visible even
+    where the PR comment cannot be posted."""
     rd.write_summary(summary)
-    report = rd.write_report(render(summary))
+    text = render(summary)
+    report = rd.write_report(with_trend(text, rd.read_trend()))
     verdict = summary.verdict_of()
-    publish(report.read_text(encoding="utf-8"), type(verdict).model_validate(redact(verdict.model_dump())))
+    # the job summary without the trend: `evals trend` put it there when it drew it
+    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())))
     return report
 
 
