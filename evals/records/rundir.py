@@ -112,9 +112,6 @@ class RunDir:
     def is_run(self) -> bool:
         return self.meta_path.is_file()
 
-    def has_results(self) -> bool:
-        return self.results_path.exists()
-
     # --- run.json -----------------------------------------------------------------------------
 
     def read_meta(self) -> RunMeta:
