@@ -26,21 +26,21 @@ from evals.gate.sequential import continued
 from evals.gate.summary import Summary, build_summary
 from evals.gate.verdict import budget_notice, verdict
 from evals.grade.judge import load_prompt
-from evals.grade.rubric import Rubric, load_rubric
+from evals.grade.rubric import load_rubric
+from evals.grade.task import Task
 from evals.records.model import RunMeta, TrialRecord
 from evals.scenario.folder import REFERENCE, ScenarioFolder
 from evals.scenario.load import load_scenario
-from evals.scenario.model import Scenario
 
 if TYPE_CHECKING:
     from evals.grade.judge import Judge
 
 
-@dataclass
-class LoadedScenario:
-    scenario: Scenario
-    folder: Path
-    rubric: Rubric
+@dataclass(frozen=True)
+class LoadedScenario(Task):
+    """A task as a run uses it: the graded task (evals/grade/task.py) and, when loaded to grade,
+    who judges it (decided once per run, so every trial of the task meets the same judge)."""
+
     planned_judge: Judge | None = None
 
     @property
@@ -81,7 +81,7 @@ def load_scenarios(
             if part.judge is not None:
                 load_prompt(folder / part.judge.prompt, render=render)
         judge = _plan_judge(config, root, folder, api_key_present) if with_judge else None
-        out[name] = LoadedScenario(scenario, folder, rubric, judge)
+        out[name] = LoadedScenario(scenario=scenario, rubric=rubric, folder=folder, planned_judge=judge)
     return out
 
 

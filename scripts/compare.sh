@@ -5,15 +5,9 @@
 # that writes the report to the job summary ($GITHUB_STEP_SUMMARY) with the verdict's annotations.
 # Inputs (env): RUN_DIR, EVALS_BASELINE (optional baseline file).
 # `compare` also writes RUN_DIR/viewer.html, which the workflow uploads as the `evals-viewer` artifact
-# the report links to; a viewer that cannot be written is a warning, never another verdict.
+# the report links to; a viewer that cannot be written is a warning, never another verdict. The
+# nightly's trend (RUN_DIR/trend.md, scripts/history.sh) is in report.md too: `compare` puts it there.
 set -euo pipefail
 args=(compare --run "${RUN_DIR:?RUN_DIR is required}")
 [[ -n "${EVALS_BASELINE:-}" ]] && args+=(--baseline "$EVALS_BASELINE")
-rc=0
-python -m evals "${args[@]}" || rc=$?
-# The nightly's trend (scripts/history.sh wrote it) belongs in its report too.
-if [[ -f "$RUN_DIR/trend.md" ]]; then
-  printf '\n' >>"$RUN_DIR/report.md"
-  cat "$RUN_DIR/trend.md" >>"$RUN_DIR/report.md"
-fi
-exit "$rc"
+exec python -m evals "${args[@]}"

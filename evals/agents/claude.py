@@ -39,6 +39,7 @@ import anthropic
 from evals.agents.base import Agent, AgentPrompts, AgentResult, Termination
 from evals.agents.config import AgentConfig, load_agent_config
 from evals.core.claude_models import refusals
+from evals.core.config import AgentLimits
 from evals.core.errors import BadInputError, InfrastructureError
 from evals.core.usage import Usage
 from evals.world.toolset import Envelope, Toolset
@@ -363,9 +364,13 @@ def check_model_settings(config: AgentConfig, agent_file: Path) -> None:
         raise BadInputError("; ".join(f"{agent_file}: {field}: {why}" for field, why in found))
 
 
-def claude_agent_factory(agent_dir: Path) -> tuple[str, Callable[[int], Agent]]:
-    """Validate the agent's config and credentials up front (bad input exits 2 before any trial)."""
-    config, addendum = load_agent_config(agent_dir)
+def claude_agent_factory(
+    agent_dir: Path, floors: AgentLimits | None = None
+) -> tuple[str, Callable[[int], Agent], str]:
+    """Validate the agent's config and credentials up front (bad input exits 2 before any trial);
+    `floors` are the eval definition's `agent_limits` when the caller has loaded it (None: read from
+    the evals.yaml beside agent/). Returns the label, the factory and the system-prompt addendum."""
+    config, addendum = load_agent_config(agent_dir, floors)
     _check_allowlist(config, agent_dir / "agent.yaml")
     check_model_settings(config, agent_dir / "agent.yaml")
     if not (os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
@@ -376,4 +381,4 @@ def claude_agent_factory(agent_dir: Path) -> tuple[str, Callable[[int], Agent]]:
     def make(trial: int) -> Agent:
         return ClaudeAgent(config, addendum, str(agent_dir / "agent.yaml"))
 
-    return f"claude ({config.model})", make
+    return f"claude ({config.model})", make, addendum

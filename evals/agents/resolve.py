@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from evals.agents.base import Agent
 from evals.agents.replay import ReplayAgent, load_fixture
@@ -25,6 +25,9 @@ from evals.core.errors import BadInputError
 from evals.core.suggest import did_you_mean
 from evals.scenario.folder import ScenarioFolder
 from evals.scenario.model import Scenario
+
+if TYPE_CHECKING:
+    from evals.core.config import AgentLimits
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,11 @@ def _custom(spec: str, project: Path) -> Callable[[int], Agent]:
     return lambda trial: agent
 
 
-def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: Path) -> AgentChoice:
+def resolve_agent(
+    spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: Path, floors: AgentLimits | None = None
+) -> AgentChoice:
+    """The agent `spec` names for this scenario; `floors` are the loaded definition's `agent_limits`
+    (None: the evals.yaml beside `agent_dir`, read when a Claude agent needs them)."""
     if spec == "auto":
         spec = (
             "claude"
@@ -103,10 +110,9 @@ def resolve_agent(spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: 
         return AgentChoice(spec, spec, _replay(scenario, scenario_dir, names), deterministic=True)
     if spec == "claude":
         from evals.agents.claude import claude_agent_factory
-        from evals.agents.config import load_agent_config
 
-        label, make = claude_agent_factory(agent_dir)
-        return AgentChoice(spec, label, make, addendum=load_agent_config(agent_dir)[1])
+        label, make, addendum = claude_agent_factory(agent_dir, floors)
+        return AgentChoice(spec, label, make, addendum=addendum)
     if ":" in spec:
         return AgentChoice(spec, spec, _custom(spec, agent_dir.parent))
     replays = [f"replay:{name}" for name in ScenarioFolder(scenario_dir).replays()]

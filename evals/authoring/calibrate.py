@@ -11,7 +11,6 @@ label. Needs ANTHROPIC_API_KEY: without it there is no model judge to measure.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import sys
@@ -82,7 +81,7 @@ def _samples(
     seen: set[tuple[str, str, str]] = set()
     for name, source, outcome in outcomes:
         loaded = defined[name]
-        for staged in layer_one(outcome, loaded.scenario, loaded.rubric, loaded.folder).values():
+        for staged in layer_one(outcome, loaded).values():
             if not isinstance(staged, Pending):
                 continue
             key = (name, staged.request.part, staged.request.evidence_sha)
@@ -138,8 +137,10 @@ def _judge(config: Config, project: Path) -> Judge:
     return make_judge(config.judge, project, {}, api_key_present=True)
 
 
-def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCode:
-    """`evals calibrate` (evals/commands/calibrate.py parses its arguments and finds the project)."""
+def calibrate(config: Config, project: Path, scenarios: list[str] | None, run: Path | None) -> ExitCode:
+    """`evals calibrate` (evals/commands/calibrate.py parses its arguments and finds the project):
+    the judge against the labels on `scenarios` (None: the config's suite), with evidence from the
+    bundled replays or, given `run`, from that run's outcomes."""
     if not os.environ.get("ANTHROPIC_API_KEY"):
         print(
             "error: calibrate measures the model judge against the human labels and needs ANTHROPIC_API_KEY; "
@@ -147,11 +148,11 @@ def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCo
             file=sys.stderr,
         )
         return ExitCode.BAD_INPUT
-    if args.run is not None:
-        names, outcomes = _from_run(args.run, args.scenario, config, project)
+    if run is not None:
+        names, outcomes = _from_run(run, scenarios, config, project)
         defined = load_scenarios(project, config, names)
     else:
-        defined = load_scenarios(project, config, args.scenario or config.suite)
+        defined = load_scenarios(project, config, scenarios or config.suite)
         outcomes = _from_replays(defined, project)
     labels = {name: load_labels(loaded.folder) for name, loaded in defined.items()}
     samples, seen = _samples(defined, labels, outcomes)
@@ -162,7 +163,7 @@ def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCo
         for part, sha in known
         if (name, part, sha) not in seen
     ]
-    source = f"run {args.run}" if args.run is not None else "the bundled replays"
+    source = f"run {run}" if run is not None else "the bundled replays"
     if not samples:
         print(f"error: nothing to calibrate: no labelled judge evidence in {source}", file=sys.stderr)
         return ExitCode.BAD_INPUT
@@ -178,7 +179,7 @@ def calibrate(args: argparse.Namespace, config: Config, project: Path) -> ExitCo
             f"\n{unlabelled} judged (part, evidence) pair(s) had no label "
             "(`python -m evals labels --run DIR` prints stubs for them)."
         )
-    if stale and args.run is None:
+    if stale and run is None:
         print(f"\nLabels no replay produces any more (evidence changed? re-label): {', '.join(stale)}")
     if all(v.status == "error" for v in verdicts):
         print("error: every judge call failed; see the reasons above", file=sys.stderr)

@@ -11,7 +11,7 @@ missing label comes with its stub). `evals check-scenario NAME` prints the repor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,7 +47,7 @@ def check_scenario(project: Path, config: Config, name: str, instance_seed: int 
 
     loaded = load_scenarios(project, config, [name], instance_seed, with_judge=False)[name]
     labels = load_labels(loaded.folder)
-    loaded.planned_judge = make_judge(config.judge, project, labels, api_key_present=False)
+    loaded = replace(loaded, planned_judge=make_judge(config.judge, project, labels, api_key_present=False))
     _validate_labels(loaded, labels)
     fixtures = _load_replays(loaded)
     check_parameters_used(loaded.folder)  # once every file has parsed (params.py says why)
@@ -126,9 +126,8 @@ async def _grade_replay(loaded: LoadedScenario, replay: str, agent_dir: Path) ->
     from evals.authoring.replay_sandbox import replay_outcome
     from evals.grade.grader import grade
 
-    scenario = loaded.scenario
     outcome = await replay_outcome(loaded, replay, agent_dir, f"check-scenario-{replay}")
-    return await asyncio.to_thread(grade, outcome, scenario, loaded.rubric, loaded.judge, loaded.folder)
+    return await asyncio.to_thread(grade, outcome, loaded, loaded.judge)
 
 
 def _judge_replay(

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from evals.core.config import Threshold
 from evals.core.errors import BadInputError
 from evals.core.jsonio import read_jsonl
 from evals.core.loading import describe_validation_error
@@ -168,3 +169,11 @@ def render_trend(nights: list[Night], threshold: float, count: int = NIGHTS) -> 
             for i, s in enumerate(series, start=1)
         ]
     return "\n".join(lines) + "\n"
+
+
+def trend_of(history: Path, threshold: Threshold, count: int = NIGHTS) -> str:
+    """The trend section of a history file, with drift measured against the gate's own threshold
+    at the latest night's maximum (the threshold may be a share of the points)."""
+    nights = load_history(history)
+    latest_max = next((n.total.max for n in reversed(nights) if n.total.max), 0.0)
+    return render_trend(nights, threshold.allowed_drop(latest_max or 0.0), count)

@@ -122,7 +122,7 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     records = checked_records(definition, rd, meta)
     summary = definition.summarise(records, meta)
     out = args.baseline or project / config.baseline
@@ -147,7 +147,7 @@ def handle_history(args: argparse.Namespace) -> ExitCode:
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     summary = summarise(definition, rd, meta)
     out = args.history or (project / config.baseline).parent / HISTORY_FILE
     added = append_history(out, history_entry(summary, rd.path))
@@ -169,7 +169,7 @@ def handle_aa(args: argparse.Namespace) -> ExitCode:
 
     config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     check = aa_check(definition, rd, meta)
     out = _operating_path(args, project / config.baseline)
     added = append_operating(out, check)
@@ -202,7 +202,7 @@ def handle_canary(args: argparse.Namespace) -> ExitCode:
         run = args.out or new_run_dir(project, config, ["canary"])
         run_canary(p, run, agent_dir)
     rd = RunDir(run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     record = canary_record(definition, rd, meta, check_layer_one=args.run is not None)
     out = _operating_path(args, project / config.baseline)
     added = append_operating(out, record)

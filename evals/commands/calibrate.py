@@ -30,4 +30,4 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.core.project import load_project
 
     config, project = load_project(args.config)
-    return calibrate(args, config, project)
+    return calibrate(config, project, args.scenario, args.run)

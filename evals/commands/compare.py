@@ -7,6 +7,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config, add_run
 from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,6 +24,7 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.records.rundir import RunDir
     from evals.run.finish import finish, reopen
 
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config, args.baseline)
+    definition, meta = reopen(rd, config, project, args.baseline)
     return finish(definition, rd, meta)

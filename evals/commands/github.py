@@ -9,21 +9,15 @@
     github reply-refused  answer a refused `/evals continue` on its PR (where the person asked)
 
 Each needs only the environment the workflow gives it (GITHUB_EVENT_PATH, GITHUB_TOKEN,
-GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_OUTPUT); the logic is in evals/github/.
+GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_OUTPUT); each step is a function of evals/github/steps.py.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import sys
 from pathlib import Path
 
-from evals.core.errors import BadInputError, ExitCode
-
-API_URL = "https://api.github.com"
-REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+from evals.core.errors import ExitCode
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -92,170 +86,57 @@ def add_comment_args(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=handle_comment)
 
 
-def _token() -> str:
-    token = os.environ.get("GITHUB_TOKEN", "")
-    if not token:
-        raise BadInputError("GITHUB_TOKEN is not set")
-    return token
-
-
-def _outputs(lines: list[str], echo: bool = True) -> None:
-    """Print `key=value` lines, and append them to $GITHUB_OUTPUT when the workflow gives one."""
-    if echo:
-        print("\n".join(lines))
-    if os.environ.get("GITHUB_OUTPUT"):
-        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as handle:
-            handle.write("\n".join(lines) + "\n")
-
-
 def handle_context(args: argparse.Namespace) -> ExitCode:
-    from evals.github.event import check, read_payload, read_pull_request_event
+    from evals.github.steps import context
 
-    path = args.event or (
-        Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
-    )
-    if path is None:
-        raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
-    data = read_payload(path)
-    if "comment" in data and "issue" in data:
-        return continue_context(data, path)
-    ctx = read_pull_request_event(path)
-    check(
-        ctx,
+    context(
+        args.event,
         require_label=args.require_label,
         refuse_fork=args.refuse_fork,
         require_default_base=args.require_default_base,
     )
-    _outputs([f"{key}={value}" for key, value in ctx.outputs().items()])
-    return ExitCode.PASS
-
-
-def continue_context(data: dict[str, object], path: Path) -> ExitCode:
-    """An `issue_comment` event: a `/evals continue` comment, checked against the PR, its author and
-    the last verdict (evals/github/continuation.py); a refusal is exit 2 with the reason shown."""
-    from evals.core.untrusted import console_line
-    from evals.github.continuation import Refused, continue_context, read_comment_event
-    from evals.github.pr_gate import expected_scenarios
-    from evals.report.job_summary import append_job_summary
-
-    event = read_comment_event(data, path)
-    root = Path.cwd()
-    try:
-        found = continue_context(
-            event, root, expected_scenarios(root), _token(), os.environ.get("GITHUB_API_URL") or API_URL
-        )
-    except Refused as exc:
-        reason = console_line(str(exc))
-        print(f"::error title=Agent evals - not continued::{reason}")
-        append_job_summary(f"## Agent evals: `/evals continue` refused\n\n{reason}\n")
-        _outputs([f"refused={reason}"], echo=False)  # the workflow's `refusal` job replies on the PR
-        raise
-    _outputs([f"{key}={value}" for key, value in found.outputs().items()])
     return ExitCode.PASS
 
 
 def handle_reply_refused(args: argparse.Namespace) -> ExitCode:
-    from evals.core.untrusted import console_line
-    from evals.github.comment import post_reply
-    from evals.github.continuation import read_comment_event, refusal_reply
-    from evals.github.event import read_payload
-    from evals.github.status import run_url
+    from evals.github.steps import reply_refused
 
-    path = args.event or (
-        Path(os.environ["GITHUB_EVENT_PATH"]) if os.environ.get("GITHUB_EVENT_PATH") else None
-    )
-    if path is None:
-        raise BadInputError("no event payload: pass --event or set GITHUB_EVENT_PATH")
-    if not args.reason.strip():
-        raise BadInputError("--reason is empty: nothing was refused, so there is nothing to answer")
-    event = read_comment_event(read_payload(path), path)
-    if event.issue.pull_request is None:
-        raise BadInputError(f"#{event.issue.number} is an issue, not a pull request: no reply")
-    body = refusal_reply(args.reason.strip(), event.comment.user.login, run_url())
-    repo, number = event.repository.full_name, event.issue.number
-    result = post_reply(repo, number, body, _token(), os.environ.get("GITHUB_API_URL"))
-    if result.action == "forbidden":
-        why = console_line(result.message)
-        print(f"::warning title=Agent evals - no reply::GitHub refused the reply (403: {why})")
-        return ExitCode.PASS
-    print(f"replied on #{number}: {result.url}")
+    reply_refused(args.event, args.reason)
     return ExitCode.PASS
 
 
 def handle_take_agent(args: argparse.Namespace) -> ExitCode:
-    from evals.core.config import load_config
-    from evals.github.pr_head import take_agent
+    from evals.github.steps import take_agent
 
-    root = Path.cwd()
-    if not args.head.is_dir():  # a missing head would take "nothing" and delete this checkout's agent/
-        raise BadInputError(f"--head {args.head}: no such directory (the PR head's checkout)")
-    spec = args.agent or os.environ.get("EVALS_AGENT") or load_config(root)[0].agent
-    for name in take_agent(root, args.head, spec):
-        print(f"agent under test: {name} from the PR head")
+    take_agent(Path.cwd(), args.head, args.agent)
     return ExitCode.PASS
 
 
 def handle_verdict(args: argparse.Namespace) -> ExitCode:
     """Always exit 0 once the verdict is known: the status must be posted whatever it says; the
     workflow's last step fails with the verdict's exit code."""
-    from evals.github.pr_gate import gate
+    from evals.github.steps import verdict
 
-    result = gate(args.run, args.head, Path.cwd())
-    _outputs([f"{key}={value}" for key, value in result.outputs().items()])
+    verdict(args.run, args.head, Path.cwd())
     return ExitCode.PASS
 
 
 def handle_status(args: argparse.Namespace) -> ExitCode:
-    from evals.github.status import STATUS_CONTEXT, post_status, run_url
+    from evals.github.steps import status
 
-    repo = os.environ.get("GITHUB_REPOSITORY", "")
-    if not REPO_NAME.match(repo):
-        raise BadInputError(f"GITHUB_REPOSITORY {repo!r}: expected OWNER/NAME")
-    state = post_status(repo, args.sha, args.state, args.description, run_url())
-    print(f"{STATUS_CONTEXT}: {state} on {args.sha[:12]}")
+    status(args.sha, args.state, args.description)
     return ExitCode.PASS
 
 
 def handle_comment(args: argparse.Namespace) -> ExitCode:
-    from evals.github.comment import job_summary_url, missing_report, upsert_comment
-    from evals.records.rundir import RunDir
+    from evals.github.steps import comment
 
-    if not REPO_NAME.match(args.repo):
-        raise BadInputError(f"--repo {args.repo!r}: expected OWNER/NAME")
-    if args.pr < 1:
-        raise BadInputError("--pr must be a positive pull request number")
-    rd = RunDir(args.run)
-    report = rd.read_report()
-    if report is None and args.missing_is_error:
-        report = missing_report()
-    if report is None:
-        raise BadInputError(f"{rd.report_path}: no report; run or compare first")
-    token = os.environ.get("GITHUB_TOKEN", "")
-    if not token:
-        raise BadInputError("GITHUB_TOKEN is not set: the comment needs a token with pull-requests: write")
-    result = upsert_comment(args.repo, args.pr, report, token, os.environ.get("GITHUB_API_URL"))
-    if result.action == "forbidden":
-        where = job_summary_url() or "this run's job summary"
-        print(
-            "::warning title=Agent evals - no PR comment::"
-            f"GitHub refused the comment (403: {result.message}); "
-            "the token is read-only here (e.g. a PR from a fork). "
-            f"The report is in the job summary: {where}"
-        )
-        return ExitCode.PASS
-    extra = f", removed {result.removed_duplicates} duplicate(s)" if result.removed_duplicates else ""
-    print(f"PR comment {result.action}: {result.url}{extra}")
-    sys.stdout.flush()
+    comment(args.run, args.repo, args.pr, args.missing_is_error)
     return ExitCode.PASS
 
 
 def handle_unlabel(args: argparse.Namespace) -> ExitCode:
-    from evals.github.label import remove_label
+    from evals.github.steps import unlabel
 
-    repo = os.environ.get("GITHUB_REPOSITORY", "")
-    removed = remove_label(repo, args.pr, args.label, _token(), os.environ.get("GITHUB_API_URL"))
-    if removed:
-        print(f"Removed the {args.label} label from PR #{args.pr}: label it again to evaluate new commits")
-    else:
-        print(f"PR #{args.pr} no longer has the {args.label} label")
+    unlabel(args.pr, args.label)
     return ExitCode.PASS

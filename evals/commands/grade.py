@@ -11,6 +11,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config, add_run
 from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,7 +29,8 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.run.finish import finish, reopen
     from evals.run.regrade import regrade
 
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config, args.baseline, with_judge=True)
+    definition, meta = reopen(rd, config, project, args.baseline, with_judge=True)
     regrade(definition, rd, meta)
     return finish(definition, rd, meta)

@@ -10,6 +10,7 @@ import argparse
 
 from evals.commands.common import add_config, add_run
 from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -23,8 +24,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.records.rundir import RunDir
     from evals.run.finish import checked_records, reopen
 
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     pending = 0
     for record in checked_records(definition, rd, meta):
         if record.grade is None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -32,10 +33,11 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.run.merge import merge_runs
     from evals.run.recheck import for_merge
 
-    result = merge_runs(args.shards, args.out, for_merge(args.config, args.baseline))
+    config, project = load_project(args.config)
+    result = merge_runs(args.shards, args.out, for_merge(config, project, args.baseline))
     print(f"Merged {len(args.shards)} shard(s), {result.trials} trial(s) → {args.out}", file=sys.stderr)
     if result.missing:
         print(f"  missing, counted as errored: {', '.join(result.missing)}", file=sys.stderr)
     rd = RunDir(args.out)
-    definition, meta = reopen(rd, args.config, args.baseline)
+    definition, meta = reopen(rd, config, project, args.baseline)
     return finish(definition, rd, meta)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from evals.commands.common import add_config
 from evals.core.errors import BadInputError, ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,46 +49,16 @@ def handle(args: argparse.Namespace) -> ExitCode:
             "Composio serves at the pinned toolkit versions (docs/live.md)"
         )
     # Imported here: the live clients pull in composio, which costs seconds on every CLI start.
-    from evals.world.backend import tool_catalogue
-    from evals.world.live.composio_api import make_sdk, raw_tools
-    from evals.world.live.config import ComposioKeys, load_stage_config
-    from evals.world.live.schema_diff import diff, states_null
+    from evals.world.live.tools_check import check_results, check_schemas, composio_keys
 
-    catalogue = tool_catalogue()
-    keys = load_stage_config(ComposioKeys)
-    found = raw_tools(make_sdk(keys), sorted(catalogue))
-    drifts = 0
-    for slug, tool in sorted(catalogue.items()):
-        real = found[slug]
-        served = dict(real.input_parameters or {})
-        differences = diff(slug, served, tool.schema()["input_schema"], states_null(served))
-        drifts += len(differences)
-        status = "same" if not differences else f"{len(differences)} difference(s)"
-        print(f"{slug} @ {getattr(real, 'version', '?')}: {status}")
-        for drift in differences:
-            print(f"  {drift.where or '(top)'}: {drift.what}")
-    versions = ", ".join(f"{k} {v}" for k, v in sorted(keys.composio_toolkit_versions.items()))
-    print(f"{len(catalogue)} tools checked against Composio ({versions}): {drifts} difference(s).")
+    keys = composio_keys()
+    schemas = check_schemas(keys)
+    print("\n".join(schemas.lines))
+    drifts = schemas.differences
     if args.outputs:
-        drifts += outputs(args.config, Path(args.fixture), keys.composio_toolkit_versions)
+        config, root = load_project(args.config)
+        fixture = root / Path(args.fixture)
+        results = check_results(root / config.scenarios_dir, fixture, keys.composio_toolkit_versions)
+        print("\n".join(results.lines))
+        drifts += results.differences
     return ExitCode.NOT_COMPARABLE if drifts else ExitCode.PASS
-
-
-def outputs(config_file: Path | None, fixture: Path, versions: dict[str, str]) -> int:
-    """Print what the live tools return that differs from the sandbox; the number of differences."""
-    from evals.core.project import load_project
-    from evals.world.live.output_check import check_outputs
-
-    config, root = load_project(config_file)
-    check = check_outputs(root / config.scenarios_dir, root / fixture, versions)
-    for slug, gaps in sorted(check.gaps.items()):
-        print(f"{slug} (result): {len(gaps)} difference(s)")
-        for gap in gaps:
-            print(f"  {gap}")
-    if check.stopped:
-        print(f"The live tour stopped: {check.stopped}")
-    found = sum(len(g) for g in check.gaps.values()) + (1 if check.stopped else 0)
-    print(
-        f"Results of {len(check.observed)} tools compared: {found} difference(s); seen live: {root / fixture}"
-    )
-    return found

@@ -19,23 +19,30 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--nights", type=int, default=30, help="how many of the last nights (default 30)")
     parser.add_argument("--markdown", type=Path, metavar="FILE", help="also write the Markdown to this file")
     add_renamed(parser, "--out", "--markdown", dest="markdown", type=Path)
+    parser.add_argument(
+        "--run",
+        type=Path,
+        metavar="DIR",
+        help="also write it to DIR/trend.md, which the run's report.md shows below its verdict",
+    )
     parser.set_defaults(handler=handle)
 
 
 def handle(args: argparse.Namespace) -> ExitCode:
     """Print the trend; in GitHub Actions also append it to the job summary (GitHub renders Mermaid)."""
     from evals.baseline.history import HISTORY_FILE
-    from evals.baseline.trend import load_history, render_trend
+    from evals.baseline.trend import trend_of
+    from evals.records.rundir import RunDir
     from evals.report.job_summary import append_job_summary
 
     config, project = load_project(args.config)
     path = args.history or (project / config.baseline).parent / HISTORY_FILE
-    nights = load_history(path)
-    latest_max = next((n.total.max for n in reversed(nights) if n.total.max), 0.0)
-    text = render_trend(nights, config.threshold.allowed_drop(latest_max or 0.0), max(1, args.nights))
+    text = trend_of(path, config.threshold, max(1, args.nights))
     print(text, end="")
     if args.markdown:
         args.markdown.parent.mkdir(parents=True, exist_ok=True)
         args.markdown.write_text(text, encoding="utf-8")
+    if args.run:
+        RunDir(args.run).write_trend(text)
     append_job_summary("\n" + text.rstrip("\n"))
     return ExitCode.PASS

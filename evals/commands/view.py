@@ -8,6 +8,7 @@ import argparse
 
 from evals.commands.common import add_config, add_run
 from evals.core.errors import ExitCode
+from evals.core.project import load_project
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -24,8 +25,9 @@ def handle(args: argparse.Namespace) -> ExitCode:
     from evals.report.viewer import write_viewer
     from evals.run.finish import checked_records, reopen
 
+    config, project = load_project(args.config)
     rd = RunDir(args.run)
-    definition, meta = reopen(rd, args.config)
+    definition, meta = reopen(rd, config, project)
     checked_records(definition, rd, meta)
     page = write_viewer(args.run, abouts=definition.about_views())
     size = page.stat().st_size

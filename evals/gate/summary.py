@@ -219,17 +219,6 @@ def build_summary(
     )
 
 
-def read_summary(rd: RunDir) -> Summary:
-    """The run's summary.json as a `Summary`; a missing file is bad input saying how to write it."""
-    found = read_summary_if_any(rd)
-    if found is None:
-        raise BadInputError(
-            f"{rd.summary_path}: no summary; write it with `evals compare --run {rd.path}` (or "
-            f"`evals run --resume {rd.path}` if the run was interrupted)"
-        )
-    return found
-
-
 def read_summary_if_any(rd: RunDir) -> Summary | None:
     """The run's summary.json as a `Summary`, None when there is none; one this version cannot
     read is bad input, named."""

@@ -34,11 +34,14 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 
 from evals.core.errors import BadInputError, InfrastructureError
+
+if TYPE_CHECKING:
+    from evals.core.config import Config
 
 COMMAND = "/evals continue"
 STATE_PREFIX = "<!-- agent-evals-gate:continue "
@@ -97,13 +100,12 @@ def read_state(body: str) -> RunState | None:
     return state if valid else None
 
 
-def ruler_digest(root: Path, scenarios: list[str]) -> str:
-    """A digest of what measures these scenarios in this checkout: the eval definition's fingerprint
-    and the baseline file. Equal digests mean a continuation is compared as the run it continues."""
-    from evals.core.config import load_config
+def ruler_digest(root: Path, config: Config, scenarios: list[str]) -> str:
+    """A digest of what measures these scenarios in this checkout (`root`, whose evals.yaml is
+    `config`): the eval definition's fingerprint and the baseline file. Equal digests mean a
+    continuation is compared as the run it continues."""
     from evals.definition import load_definition
 
-    config, _ = load_config(root)
     definition = load_definition(root, config, scenarios, with_judge=False)
     baseline = definition.baseline_path.read_bytes() if definition.baseline_path.is_file() else b""
     text = json.dumps(definition.fingerprint(), sort_keys=True, default=str).encode() + b"\0" + baseline
@@ -187,7 +189,7 @@ class Continuation:
 
 
 def continue_context(
-    event: _CommentEvent, root: Path, scenarios: list[str], token: str, api_url: str
+    event: _CommentEvent, root: Path, config: Config, scenarios: list[str], token: str, api_url: str
 ) -> Continuation:
     """Check a `/evals continue` comment against the PR, its commenter and the last verdict."""
     from github import Auth, Github, GithubException
@@ -213,7 +215,7 @@ def continue_context(
         raise InfrastructureError(f"GitHub unreachable at {api_url}: {exc}") from exc
     finally:
         gh.close()
-    if ruler_digest(root, scenarios) != state.ruler:
+    if ruler_digest(root, config, scenarios) != state.ruler:
         raise Refused(
             "the default branch's eval definition or baseline changed since the inconclusive run: its "
             "looks were made under the old ruler and cannot be continued under the new one; label the "

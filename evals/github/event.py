@@ -16,6 +16,7 @@ and baseline anyone with push access could have edited) is refused as well.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,6 +83,18 @@ class PullRequestContext:
             "base_sha": self.base_sha,
             "repository": self.repository,
         }
+
+
+EVENT_ENV = "GITHUB_EVENT_PATH"
+
+
+def event_path(given: Path | None) -> Path:
+    """The event payload file: `given` (--event), else the one Actions names in $GITHUB_EVENT_PATH.
+    The one place that reads the variable, for every step that reads the event."""
+    path = given or (Path(os.environ[EVENT_ENV]) if os.environ.get(EVENT_ENV) else None)
+    if path is None:
+        raise BadInputError(f"no event payload: pass --event or set {EVENT_ENV}")
+    return path
 
 
 def read_payload(path: Path) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from evals.core.config import load_config
+from evals.core.config import Config, load_config
 from evals.core.errors import BadInputError, EvalError, ExitCode
 from evals.gate.summary import Summary
 from evals.github.pr_head import definition_changes
@@ -50,23 +50,21 @@ class PrResult:
         }
 
 
-def expected_scenarios(root: Path) -> list[str]:
+def expected_scenarios(config: Config) -> list[str]:
     """The scenarios a PR must be evaluated on: EVALS_SCENARIOS (a repository variable), else the
     base config's suite."""
     named = os.environ.get("EVALS_SCENARIOS", "").split()
     if named:
         return named
-    config, _ = load_config(root)
     return list(config.suite)
 
 
-def expectation(root: Path) -> Expectation:
+def expectation(config: Config) -> Expectation:
     """What the base asks of the PR's run, beyond its own (forgeable) run.json: exactly the expected
     scenarios, at least the base's trials each as one whole run, and budget-skipped trials only
     when the base sets a budget. Checked with the rest of the records (evals/records/validate.py)."""
-    config, _ = load_config(root)
     return Expectation(
-        scenarios=tuple(expected_scenarios(root)),
+        scenarios=tuple(expected_scenarios(config)),
         min_trials=config.trials,
         allow_skipped=config.budget.usd is not None,
     )
@@ -120,7 +118,7 @@ def trusted_continuations(meta_continued: list[str] | None) -> int:
     return int(raw)
 
 
-def leave_state(rd: RunDir, summary: Summary, root: Path, continuations: int) -> None:
+def leave_state(rd: RunDir, summary: Summary, root: Path, config: Config, continuations: int) -> None:
     """An inconclusive verdict in Actions leaves the state `/evals continue` needs in the report (a
     hidden line, posted inside the sticky comment; evals/github/continuation.py)."""
     from evals.github.continuation import RunState, ruler_digest
@@ -128,27 +126,30 @@ def leave_state(rd: RunDir, summary: Summary, root: Path, continuations: int) ->
     run_id, head = os.environ.get("GITHUB_RUN_ID", ""), os.environ.get(HEAD_ENV, "")
     if summary.verdict != "inconclusive" or not run_id.isdigit() or not head:
         return
-    state = RunState(run_id, rd.path.name, head, continuations, ruler_digest(root, expected_scenarios(root)))
+    ruler = ruler_digest(root, config, expected_scenarios(config))
+    state = RunState(run_id, rd.path.name, head, continuations, ruler)
     report = rd.read_report() or ""
     rd.write_report(f"{report.rstrip()}\n\n{state.line()}\n")
 
 
 def gate(run: Path, head: Path | None, root: Path) -> PrResult:
-    """The PR's verdict, by this (base) checkout's definition, from the trials' records."""
+    """The PR's verdict, by this (base) checkout's definition, from the trials' records. The base's
+    evals.yaml is read once, here, and everything below is handed the same `Config`."""
     rd = RunDir(run)
     try:
+        config, project = load_config(root)
         if not rd.path.is_dir():
             raise BadInputError(f"no run directory at {rd.path}: the trials' artifact is missing")
         changes = definition_changes(root, head) if head is not None and head.is_dir() else []
         record_changes(rd, changes)
         rd.forget_outputs()  # written where the agent ran: never read
-        definition, meta = reopen(rd)
+        definition, meta = reopen(rd, config, project)
         continuations = trusted_continuations(meta.continued)
-        expect = expectation(root)  # the base's scenarios and trials, never the run's own word
+        expect = expectation(config)  # the base's scenarios and trials, never the run's own word
         checked = checked_records(definition, rd, meta, expect)
         records = recheck(definition, rd, checked)  # layer 1 again, executing checks confined
         summary = conclude(definition, rd, meta, expect, records)
-        leave_state(rd, summary, root, continuations)
+        leave_state(rd, summary, project, config, continuations)
     except (EvalError, OSError, ValueError) as exc:
         reason = str(exc)
         error_report(rd, reason)

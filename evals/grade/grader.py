@@ -1,4 +1,4 @@
-"""`grade(outcome, rubric) -> TrialGrade`: layer 1 for every part, layer 2 only where layer 1 passed.
+"""`grade(outcome, task, judge) -> TrialGrade`: layer 1 for every part, layer 2 only where layer 1 passed.
 
 A part that fails its code checks scores 0 and the judge is never called (it would be paying to
 grade prose on top of broken work). A part whose judge errors or cannot decide is *unscored*:
@@ -23,7 +23,7 @@ from evals.grade.passrule import trial_pass
 from evals.grade.registry import CheckResult, GradeContext, Registry
 from evals.grade.result import CheckOutcome, PartGrade, PartStatus, TrialGrade
 from evals.grade.rubric import Part, Rubric
-from evals.scenario.model import Scenario
+from evals.grade.task import Task
 from evals.world.outcome import Outcome
 
 EXCERPT = 600
@@ -158,18 +158,18 @@ def _layer_one(
     return Pending(base=base, checks=outcomes, request=request, evidence=text)
 
 
-def layer_one(outcome: Outcome, scenario: Scenario, rubric: Rubric, scenario_dir: Path) -> dict[str, Staged]:
+def layer_one(outcome: Outcome, task: Task) -> dict[str, Staged]:
     """Every part through its code checks, in rubric order; judged parts that passed come back Pending.
 
     Split from the judging so a trial's judge calls can run together, and so `calibrate` can collect
     exactly the (part, evidence) pairs the judge would be asked about.
     """
-    ctx = GradeContext(outcome=outcome, scenario=scenario)
+    ctx = GradeContext(outcome=outcome, scenario=task.scenario)
     prompts: dict[str, JudgePrompt] = {}
     staged: dict[str, Staged] = {}
-    for criterion, part in rubric.parts():
+    for criterion, part in task.rubric.parts():
         staged[part.id] = _layer_one(
-            ctx, criterion.id, criterion.category, part, staged, prompts, scenario_dir, rubric.registry
+            ctx, criterion.id, criterion.category, part, staged, prompts, task.folder, task.rubric.registry
         )
     return staged
 
@@ -179,10 +179,10 @@ def _sum(values: list[float | None]) -> float | None:
     return sum(scored) if scored else None
 
 
-def grade(
-    outcome: Outcome, scenario: Scenario, rubric: Rubric, judge: Judge, scenario_dir: Path
-) -> TrialGrade:
-    staged = layer_one(outcome, scenario, rubric, scenario_dir)
+def grade(outcome: Outcome, task: Task, judge: Judge) -> TrialGrade:
+    """The trial's grade for `task`: layer 1 for every part, then one batch to `judge` for the
+    judged parts that passed it."""
+    staged = layer_one(outcome, task)
     pending = [s for s in staged.values() if isinstance(s, Pending)]
     verdicts = dict(
         zip((p.request.part for p in pending), judge.decide_all([p.request for p in pending]), strict=True)
@@ -190,7 +190,7 @@ def grade(
     parts: dict[str, PartGrade] = {
         pid: s.resolve(verdicts[pid]) if isinstance(s, Pending) else s for pid, s in staged.items()
     }
-    return assemble(scenario.name, outcome.trial, rubric, parts)
+    return assemble(task.name, outcome.trial, task.rubric, parts)
 
 
 def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGrade]) -> TrialGrade:

@@ -37,6 +37,7 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 REPORT = "report.md"
 VIEWER = "viewer.html"
+TREND = "trend.md"  # the nightly trend (`evals trend --run`), added to report.md below the verdict
 TRIALS = "trials"
 TrialFile = Literal["world", "outcome", "transcript", "grade"]
 # The large files (per trial 100-200 kB for Nightshift; summary.json holds every trial's parts, a
@@ -98,6 +99,10 @@ class RunDir:
     def viewer_path(self) -> Path:
         return self.path / VIEWER
 
+    @property
+    def trend_path(self) -> Path:
+        return self.path / TREND
+
     def trial_dir(self, scenario: str, trial: int) -> Path:
         return self.path / TRIALS / scenario / str(trial)
 
@@ -106,9 +111,6 @@ class RunDir:
 
     def is_run(self) -> bool:
         return self.meta_path.is_file()
-
-    def has_results(self) -> bool:
-        return self.results_path.exists()
 
     # --- run.json -----------------------------------------------------------------------------
 
@@ -247,10 +249,16 @@ class RunDir:
     def write_viewer(self, html: str) -> Path:
         return self.write_text(VIEWER, html)
 
+    def read_trend(self) -> str | None:
+        return self.trend_path.read_text(encoding="utf-8") if self.trend_path.is_file() else None
+
+    def write_trend(self, text: str) -> Path:
+        return self.write_text(TREND, text)
+
     def forget_outputs(self) -> None:
-        """Remove summary.json, report.md and viewer.html: written where the agent ran, never to be
-        read back or published (the verdict writes its own)."""
-        for path in (self.summary_path, self.report_path, self.viewer_path):
+        """Remove summary.json, report.md, viewer.html and trend.md: written where the agent ran,
+        never to be read back or published (the verdict writes its own; a PR's run has no trend)."""
+        for path in (self.summary_path, self.report_path, self.viewer_path, self.trend_path):
             path.unlink(missing_ok=True)
 
     # --- the one writer ---------------------------------------------------------------------------

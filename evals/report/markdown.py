@@ -119,6 +119,13 @@ def render(summary: Summary, viewer: ViewerLink | None = None) -> str:
     return fit("\n".join(lines).rstrip() + "\n", [])
 
 
+def with_trend(report: str, trend: str | None) -> str:
+    """The report with the run's nightly trend (trend.md, `evals trend --run`) below it, after a
+    blank line: the night's verdict first, the nights before it after. Past the `fit` cap, as the
+    trend is drawn for the last nights only."""
+    return report if trend is None else f"{report}\n{trend}"
+
+
 def fit(head: str, details: list[str], limit: int = MAX_CHARS) -> str:
     """Head in full (or cut from the end, past the verdict), then as many detail blocks as fit."""
     if len(head) > limit - len(TRUNCATED):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from evals.core.config import Config
 from evals.core.errors import EvalError, ExitCode
-from evals.core.project import load_project
 from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
@@ -20,30 +20,33 @@ from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.records.validate import Expectation, validate_run
 from evals.report.job_summary import publish
-from evals.report.markdown import render
+from evals.report.markdown import render, with_trend
 
 
 def reopen(
-    rd: RunDir, config: Path | None = None, baseline: Path | None = None, *, with_judge: bool = False
+    rd: RunDir, config: Config, project: Path, baseline: Path | None = None, *, with_judge: bool = False
 ) -> tuple[EvalDefinition, RunMeta]:
     """The eval definition a stored run is compared under, from its run.json: scenarios and config,
     never the agent, so this works without any model key whatever agent made the run. Only `grade`,
-    which judges again, asks for the judge. `config` is --config (None: the nearest evals.yaml)."""
+    which judges again, asks for the judge. `config` and `project` are what the command loaded at
+    its door (`load_project`), once: nothing below it reads evals.yaml again."""
     meta = rd.read_meta()
-    loaded, project = load_project(config)
     definition = load_definition(
-        project, loaded, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
+        project, config, meta.scenarios, baseline, meta.instance_seed, with_judge=with_judge
     )
     return definition.continued(len(meta.continued or [])), meta
 
 
 def write_outputs(rd: RunDir, summary: Summary) -> Path:
-    """summary.json and report.md in the run dir; in GitHub Actions also the job summary and
-    annotations, so the verdict is visible even where the PR comment cannot be posted."""
+    """summary.json and report.md in the run dir (with the nightly trend below it when the run has
+    one); in GitHub Actions also the job summary and annotations, so the verdict is visible even
+    where the PR comment cannot be posted."""
     rd.write_summary(summary)
-    report = rd.write_report(render(summary))
+    text = render(summary)
+    report = rd.write_report(with_trend(text, rd.read_trend()))
     verdict = summary.verdict_of()
-    publish(report.read_text(encoding="utf-8"), type(verdict).model_validate(redact(verdict.model_dump())))
+    # the job summary without the trend: `evals trend` put it there when it drew it
+    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())))
     return report
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from evals.core.config import Config
 from evals.core.errors import BadInputError
 from evals.definition import EvalDefinition
 from evals.grade.grader import Pending, Staged, assemble, layer_one
@@ -90,7 +91,7 @@ def recheck_record(definition: EvalDefinition, rd: RunDir, record: TrialRecord) 
         )
     if (outcome.scenario, outcome.trial) != (record.scenario, record.trial):
         raise BadInputError(f"{where}: its outcome is {outcome.scenario}#{outcome.trial}'s")
-    staged = layer_one(outcome, loaded.scenario, loaded.rubric, loaded.folder)
+    staged = layer_one(outcome, loaded)
     stored = {p.id: p for p in record.grade.parts}
     if set(stored) != set(staged):
         raise BadInputError(f"{where}: the record's parts are not the rubric's")
@@ -108,14 +109,16 @@ def recheck(definition: EvalDefinition, rd: RunDir, records: list[TrialRecord]) 
     return [recheck_record(definition, rd, record) for record in records]
 
 
-def for_merge(config: Path | None, baseline: Path | None) -> Callable[[RunDir, TrialRecord], TrialRecord]:
+def for_merge(
+    config: Config, project: Path, baseline: Path | None
+) -> Callable[[RunDir, TrialRecord], TrialRecord]:
     """`recheck_record` for `merge_runs`: the definition is loaded from the merged run.json (written
     before the first record) the first time a record needs it."""
     loaded: list[EvalDefinition] = []
 
     def check(rd: RunDir, record: TrialRecord) -> TrialRecord:
         if not loaded:
-            loaded.append(reopen(rd, config, baseline)[0])
+            loaded.append(reopen(rd, config, project, baseline)[0])
         return recheck_record(loaded[0], rd, record)
 
     return check

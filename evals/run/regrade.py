@@ -34,7 +34,7 @@ def regrade(definition: EvalDefinition, rd: RunDir, meta: RunMeta) -> int:
                 f"{where}: missing; cannot re-grade trial {record.trial} (copy the whole run directory, "
                 "or run the trial again with `evals run --resume`)"
             )
-        graded = grade(snap, loaded.scenario, loaded.rubric, loaded.judge, loaded.folder)
+        graded = grade(snap, loaded, loaded.judge)
         rd.write_trial(record.scenario, record.trial, "grade", graded.model_dump(mode="json"))
         judged = judge_cost(graded, definition.pricing).model_dump()
         metrics = record.metrics.model_copy(update=judged)

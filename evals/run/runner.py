@@ -90,7 +90,8 @@ def plan(
     definition = load_definition(root, config, scenarios, baseline, instance_seed)
     spec = agent or config.agent
     agents = {
-        n: resolve_agent(spec, s.scenario, s.folder, root / "agent") for n, s in definition.scenarios.items()
+        n: resolve_agent(spec, s.scenario, s.folder, root / "agent", config.agent_limits)
+        for n, s in definition.scenarios.items()
     }
     return Plan(
         definition,
@@ -209,9 +210,7 @@ async def _grade(
     if state is not None:
         rd.write_trial(*where, "world", state)
     rd.write_trial(*where, "outcome", snap.model_dump(mode="json"))
-    graded: TrialGrade = await asyncio.to_thread(
-        grade, snap, loaded.scenario, loaded.rubric, loaded.judge, loaded.folder
-    )
+    graded: TrialGrade = await asyncio.to_thread(grade, snap, loaded, loaded.judge)
     rd.write_trial(*where, "grade", graded.model_dump(mode="json"))
     judged = judge_cost(graded, p.definition.pricing).model_dump()
     return record.model_copy(update={"grade": graded, "metrics": record.metrics.model_copy(update=judged)})

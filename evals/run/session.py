@@ -80,7 +80,7 @@ def agent_pricing(p: Plan) -> AgentPricing:
     from evals.agents.config import load_agent_config
     from evals.world.backend import tool_catalogue
 
-    config, addendum = load_agent_config(p.definition.root / "agent")
+    config, addendum = load_agent_config(p.definition.root / "agent", p.definition.config.agent_limits)
     tools = [t.schema() for slug, t in tool_catalogue().items() if not config.tools or slug in config.tools]
     fixed = len(addendum) + sum(len(json.dumps(t)) for t in tools)
     return AgentPricing("claude", config.model, config.max_turns, fixed, len(tools))

@@ -75,6 +75,10 @@ def test_the_fan_in_records_the_nights_aa_check_and_the_canary_and_the_report_sa
     report = (project / "runs" / "nightly" / "report.md").read_text(encoding="utf-8")
     first_screen = "\n".join(report.splitlines()[:25])
     assert "**0 false alarms in 1 nightly A/A check**; **caught the canary in 1 of 1**" in first_screen
+    # the night's trend (history.sh, `trend --run`) below the verdict, put there by `compare` alone
+    trend = (project / "runs" / "nightly" / "trend.md").read_text(encoding="utf-8")
+    assert trend.startswith("### Nightly trend") and report.endswith("\n" + trend)
+    assert report.count("### Nightly trend") == 1
     # a re-run fan-in job appends nothing
     step(project, "operating.sh", CANARY_DIR="runs/canary", **fan_in)
     assert len((project / "baseline" / "operating.jsonl").read_text().splitlines()) == 2

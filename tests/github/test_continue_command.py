@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from evals.cli import main
+from evals.core.config import load_config
 from evals.core.errors import BadInputError
 from evals.github.comment import sticky_body
 from evals.github.continuation import (
@@ -35,6 +36,7 @@ COMMENTED = FIXTURES / "webhooks" / "issue_comment.created.json"
 LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
 HEAD: str = json.loads(LABELED.read_text(encoding="utf-8"))["pull_request"]["head"]["sha"]
 SCENARIOS = ["trial-run"]
+CONFIG, _ = load_config(ROOT)
 
 
 def comment_event(body: str = "/evals continue", login: str = "Codertocat", pr: bool = True) -> Any:
@@ -48,7 +50,7 @@ def comment_event(body: str = "/evals continue", login: str = "Codertocat", pr: 
 
 
 def state(head: str = HEAD, ruler: str | None = None) -> RunState:
-    return RunState("4242", "pr-2-4242-1", head, 0, ruler or ruler_digest(ROOT, SCENARIOS))
+    return RunState("4242", "pr-2-4242-1", head, 0, ruler or ruler_digest(ROOT, CONFIG, SCENARIOS))
 
 
 def inconclusive_comment(github: FakeGitHubPR, run: RunState, user: str = "github-actions[bot]") -> None:
@@ -57,7 +59,7 @@ def inconclusive_comment(github: FakeGitHubPR, run: RunState, user: str = "githu
 
 
 def ask(github: FakeGitHubPR, **kwargs: Any) -> Any:
-    return continue_context(comment_event(**kwargs), ROOT, SCENARIOS, TOKEN, github.url)
+    return continue_context(comment_event(**kwargs), ROOT, CONFIG, SCENARIOS, TOKEN, github.url)
 
 
 @pytest.fixture

@@ -31,6 +31,7 @@ from evals.grade.grader import grade
 from evals.grade.judge import Judgement, JudgeRequest
 from evals.grade.result import TrialGrade
 from evals.grade.rubric import load_rubric
+from evals.grade.task import Task
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import GRIDS, Outcome, PullSnapshot
@@ -865,7 +866,7 @@ def reference(scenario: Scenario) -> Outcome:
 def graded(reference: Outcome, scenario: Scenario, variant: Variant) -> tuple[TrialGrade, HumanJudge]:
     judge = HumanJudge(variant.human)
     out = apply(reference, scenario, variant)
-    return grade(out, scenario, load_rubric(FOLDER), judge, FOLDER), judge
+    return grade(out, Task(scenario, load_rubric(FOLDER), FOLDER), judge), judge
 
 
 def test_the_suite_is_balanced_and_every_expectation_quotes_the_rubric() -> None:

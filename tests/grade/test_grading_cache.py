@@ -16,6 +16,7 @@ from evals.grade.checks.python_ast import clear_parse_cache, parse
 from evals.grade.grader import layer_one
 from evals.grade.probes.runner import RESULTS, ProbeCache, ProbeResult
 from evals.grade.rubric import Rubric, load_rubric
+from evals.grade.task import Task
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
 from evals.world.outcome import Outcome
@@ -67,7 +68,7 @@ def test_each_distinct_source_is_parsed_once_per_grade(
         return real(source, *args, **kwargs)
 
     monkeypatch.setattr(ast, "parse", counting)
-    staged = layer_one(snap, scenario, rubric, FOLDER)
+    staged = layer_one(snap, Task(scenario, rubric, FOLDER))
     assert len(parsed) >= 4, "the Nightshift rubric reads settings, the processor, the client and routes"
     assert max(parsed.values()) == 1, [s.splitlines()[0] for s, n in parsed.items() if n > 1]
     assert len(passed_parts(staged)) == len(staged)  # the reference passes every layer-1 check
@@ -88,7 +89,7 @@ def test_a_second_trial_with_the_same_tree_runs_no_probe(
 ) -> None:
     first, second = replayed(scenario, 0), replayed(scenario, 1)
     assert first.repos[0].full_name != second.repos[0].full_name  # two trials, two worlds
-    one = layer_one(first, scenario, rubric, FOLDER)
+    one = layer_one(first, Task(scenario, rubric, FOLDER))
     hits, misses = RESULTS.hits, RESULTS.misses
     spawned: list[Any] = []
     real = subprocess.run
@@ -98,7 +99,7 @@ def test_a_second_trial_with_the_same_tree_runs_no_probe(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(subprocess, "run", counting)
-    two = layer_one(second, scenario, rubric, FOLDER)
+    two = layer_one(second, Task(scenario, rubric, FOLDER))
     assert spawned == [] and RESULTS.misses == misses and RESULTS.hits > hits
     for part in ("C2a", "C2b", "C3", "C4a", "C4b"):
         assert getattr(one[part], "reason", None) == getattr(two[part], "reason", None), part

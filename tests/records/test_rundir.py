@@ -45,3 +45,13 @@ def test_compact_files_keep_every_value_where_the_spelling_differs() -> None:
     assert json.loads(dumps_compact(floats)) == floats
     for value in ({"huge": 2**70}, {1: "one", 2: "two"}):
         assert dumps_compact(value) == canonical(value) + "\n"
+
+
+def test_a_pr_run_forgets_every_output_the_agent_job_could_have_written(tmp_path: Path) -> None:
+    """The PR verdict publishes only what it writes itself: a trend.md in the uploaded run would
+    otherwise reach report.md (and the PR comment) through `with_trend`."""
+    rd = RunDir(tmp_path)
+    for path in (rd.summary_path, rd.report_path, rd.viewer_path, rd.trend_path):
+        path.write_text("forged", encoding="utf-8")
+    rd.forget_outputs()
+    assert sorted(tmp_path.iterdir()) == []

@@ -16,6 +16,7 @@ import pytest
 
 from evals.cli import main
 from evals.core.errors import BadInputError
+from evals.core.project import load_project
 from evals.github.pr_gate import gate
 from evals.records.rundir import RunDir
 from evals.run.finish import reopen
@@ -48,7 +49,7 @@ def part(record: dict[str, Any], pid: str) -> dict[str, Any]:
 
 def rechecked(out: Path) -> list[Any]:
     rd = RunDir(out)
-    definition, _ = reopen(rd)
+    definition, _ = reopen(rd, *load_project(None))
     return recheck(definition, rd, rd.read_records())
 
 

@@ -15,6 +15,7 @@ from evals.grade.grader import grade
 from evals.grade.judge import make_judge
 from evals.grade.labels import load_labels
 from evals.grade.rubric import load_rubric
+from evals.grade.task import Task
 from evals.scenario.load import list_scenarios, load_scenario
 from evals.world.sandbox.seed import seed
 from evals.world.sandbox.snapshot import outcome
@@ -29,6 +30,6 @@ def test_the_world_as_seeded_scores_nothing(name: str) -> None:
     folder = SCENARIOS / name
     scenario = load_scenario(SCENARIOS, name)
     judge = make_judge(CONFIG.judge, ROOT, load_labels(folder), api_key_present=False)
-    graded = grade(outcome(seed(scenario, 0)), scenario, load_rubric(folder), judge, folder)
+    graded = grade(outcome(seed(scenario, 0)), Task(scenario, load_rubric(folder), folder), judge)
     earned = [f"{p.id} ({p.reason})" for p in graded.parts if p.score]
     assert graded.total == 0, f"{name}: a do-nothing agent earns {graded.total}: " + "; ".join(earned)

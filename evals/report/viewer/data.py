@@ -158,10 +158,6 @@ def _trial(rd: RunDir, record: TrialRecord) -> tuple[dict[str, Any], Side]:
     return view, side
 
 
-def trial_view(rd: RunDir, record: TrialRecord) -> dict[str, Any]:
-    return _trial(rd, record)[0]
-
-
 def run_view(
     run_dir: Path,
     summary: Summary | None = None,
