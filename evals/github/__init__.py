@@ -6,6 +6,8 @@
     status   the required `agent-evals` commit status
     comment  the one sticky PR comment, found by its marker and edited in place
     label    removing `run-evals` once the evals ran
+    continuation  `/evals continue`: the state an inconclusive run leaves, and who may continue it
+    steps    the workflow's steps as functions (`evals github STEP` parses and calls one)
 
 `evals github …` (evals/commands/github.py) runs each step. Nothing is re-exported here.
 """

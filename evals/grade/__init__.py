@@ -1,6 +1,7 @@
 """Two-layer grading: deterministic checks on the outcome, then an LLM judge per part where they passed.
 
-    grader      `grade(outcome, rubric) -> TrialGrade`: layer 1 for every part, the judge where it passed
+    grader      `grade(outcome, task, judge) -> TrialGrade`: layer 1 for every part, the judge where it passed
+    task        `Task`: a loaded task (scenario, rubric and its folder), the one object the grader takes
     rubric      a task's rubric.yaml, validated against the check registry
     registry    named checks and evidence extractors, the package's and a task's own
     checks/     the check vocabulary, and the one face a task's own checks import

@@ -14,6 +14,7 @@
     polling       bounded waiting for services that are only eventually consistent
     janitor       find and remove what live trials left behind, by naming convention alone
     schema_diff   field-by-field differences between a Composio tool's schema and the sandbox's
+    tools_check   `evals tools check`: the sandbox's tool schemas against what Composio serves
     output_check  `evals tools check --outputs`: what Composio's tools return against the sandbox's
     tour          a tour of every tool on the trial-run world, one call or more per tool
 
