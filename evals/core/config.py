@@ -72,6 +72,13 @@ class GateConfig(FrozenModel):
     max_changed_percent: float = Field(
         default=20, ge=0, le=100, description="changed parts above this share of points: not-comparable"
     )
+    max_unscored_percent: float = Field(
+        default=10,
+        ge=0,
+        le=100,
+        description="a run whose unscored points (part × trial, of parts the baseline scored) exceed this "
+        "share of its points cannot pass: it is `error`, unmeasured (evals/gate/compare.py)",
+    )
     guard_alpha: float = Field(default=0.05, gt=0, lt=1, description="Holm-adjusted level of the guard tests")
     guard_history_trials: int = Field(
         default=30,

@@ -104,6 +104,11 @@ class Comparison(StrictModel):
     the verdict (evals/gate/verdict.py) turns this into pass, regression, and so on."""
 
     errored: list[str] = Field(default_factory=list, description="scenarios with too many errored trials")
+    unmeasured: list[str] = Field(
+        default_factory=list,
+        description="what the baseline measured and this run could not: a part unscored in every trial, "
+        "a guard unscored in any, or more than gate.max_unscored_percent of the points unscored",
+    )
     no_baseline: bool = False
     changed: list[str] = Field(default_factory=list, description="eval definition changes since the baseline")
     notices: list[str] = Field(default_factory=list)
@@ -151,6 +156,60 @@ def shared_parts(agg: ScenarioAggregate, base: BaselineScenario, changed: Sequen
         run_totals=[_fill(t, parts, run_means) for t in agg.total.per_trial_parts],
         base_totals=[_fill(t.parts, parts, base_means) for t in base.trials],
     )
+
+
+def unmeasured(
+    aggregates: dict[str, ScenarioAggregate],
+    baseline: Baseline,
+    settings: Settings,
+    changed: dict[str, list[str]],
+) -> list[str]:
+    """What the baseline scored and this run left unscored, when it is enough to doubt the verdict.
+
+    Comparing only the parts scored on both sides would let a run that could not be graded pass on
+    what remains: a crash in a check, a tree the grader could not write, or a judge that never
+    answered would drop the parts the agent fails. So a part the baseline scored and this run left
+    unscored in every trial, a guard unscored in any trial, or unscored points above
+    `gate.max_unscored_percent` of the run's make the verdict `error` (unmeasured is never a pass).
+    A judge undecided in a few trials stays what it was: missing data, filled by the part's mean.
+    """
+    reasons: list[str] = []
+    lost_points = total_points = 0.0
+    for name, agg in aggregates.items():
+        base = baseline.scenarios.get(name)
+        if base is None or not base.trials:
+            continue
+        measured = [
+            p
+            for p, v in base.parts.items()
+            if v is not None and p in agg.parts and p not in changed.get(name, [])
+        ]
+        trials = agg.total.per_trial_parts
+        never = [p for p in measured if agg.parts[p].mean is None and trials]
+        if never:
+            reasons.append(
+                f"{name}: unmeasured: {', '.join(never)} scored in the baseline, unscored in every trial "
+                "of this run (their reasons are in the viewer)"
+            )
+        guards = [
+            g
+            for g in settings.guards.get(name, [])
+            if g in measured and g not in never and agg.unscored.get(g)
+        ]
+        if guards:
+            where = ", ".join(f"{g} in {agg.unscored[g]} of {len(trials)} trials" for g in guards)
+            reasons.append(f"{name}: unmeasured guard: {where}")
+        for part in measured:
+            top = agg.parts[part].max
+            total_points += top * len(trials)
+            lost_points += top * sum(1 for t in trials if t.get(part) is None)
+    share = 100 * lost_points / total_points if total_points else 0.0
+    if share > settings.gate.max_unscored_percent:
+        reasons.append(
+            f"unmeasured: {share:.0f}% of this run's points were left unscored, more than "
+            f"gate.max_unscored_percent ({settings.gate.max_unscored_percent:g}%)"
+        )
+    return reasons
 
 
 def never_scored(agg: ScenarioAggregate, base: BaselineScenario, parts: list[str]) -> list[str]:
@@ -295,6 +354,7 @@ def compare(
     if result.changed:
         return result
     result.notices += allowed.notices
+    result.unmeasured = unmeasured(aggregates, baseline, settings, allowed.changed)
     clusters = []
     max_points = 0
     for name, agg in aggregates.items():

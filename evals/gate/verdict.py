@@ -9,7 +9,8 @@ Verdicts and exit codes:
   gate that failed on such a drop would flip on noise and be ignored; the report says how large a
   drop this k can detect, and the reviewer decides.
 - `not-comparable` (4): the eval definition changed since the baseline (names what changed).
-- `error` (3): more than `max_error_share` of a scenario's trials failed for infrastructure reasons.
+- `error` (3): more than `max_error_share` of a scenario's trials failed for infrastructure reasons,
+  or the run left unmeasured what the baseline measured (evals/gate/compare.py `unmeasured`).
 
 The rule itself (`decide`) and the adaptive step (`extra_trials`) are small pure functions over a
 `stats.Estimate` (and the guard tests), so the simulation benchmark (evals/gate/simulate.py) exercises
@@ -167,6 +168,8 @@ def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             reasons=[f"eval definition changed since the baseline: {c}" for c in comparison.changed],
             notices=[BLESS_AGAIN],
         )
+    if comparison.unmeasured:
+        return Verdict(verdict="error", reasons=list(comparison.unmeasured), notices=list(comparison.notices))
     guards = [guard_reason(g, several_scenarios) for g in comparison.regressed_guards]
     total, estimate = comparison.total, comparison.estimate
     if total is None or estimate is None:
