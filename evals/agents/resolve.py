@@ -92,17 +92,31 @@ def _custom(spec: str, project: Path) -> Callable[[int], Agent]:
     return lambda trial: agent
 
 
+NO_KEY_IN_ACTIONS = (
+    "agent: auto found no ANTHROPIC_API_KEY in GitHub Actions: the run would replay recorded runs and "
+    "compare them with recorded runs, measuring nothing of the agent. Add the ANTHROPIC_API_KEY secret "
+    "to the `evals` environment (and pass it to the reusable workflow), or set the repository variable "
+    "EVALS_AGENT=replay:NAME to run replays on purpose"
+)
+
+
+def auto_spec(scenario: Scenario) -> str:
+    """`auto`: Claude with a key; without one, the scenario's offline replays, but never silently in
+    GitHub Actions, where a green check from replays would read as the agent having passed."""
+    if os.environ.get("ANTHROPIC_API_KEY"):
+        return "claude"
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        raise BadInputError(NO_KEY_IN_ACTIONS)
+    return "replay:" + ",".join(scenario.offline_replays)
+
+
 def resolve_agent(
     spec: str, scenario: Scenario, scenario_dir: Path, agent_dir: Path, floors: AgentLimits | None = None
 ) -> AgentChoice:
     """The agent `spec` names for this scenario; `floors` are the loaded definition's `agent_limits`
     (None: the evals.yaml beside `agent_dir`, read when a Claude agent needs them)."""
     if spec == "auto":
-        spec = (
-            "claude"
-            if os.environ.get("ANTHROPIC_API_KEY")
-            else "replay:" + ",".join(scenario.offline_replays)
-        )
+        spec = auto_spec(scenario)
     if spec.startswith("replay:"):
         names = [n for n in spec[len("replay:") :].split(",") if n]
         if not names:

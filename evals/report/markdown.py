@@ -150,7 +150,7 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     failure its check found, in how many trials, and where to read it), what deciding would take;
     then the numbers; the gate's own reasoning and the notes that repeat on every run folded."""
     icon = ICONS.get(summary.verdict, "")
-    lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}**", ""]
+    lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}** · {who_ran(summary.run.agent)}", ""]
     lines += _definition_changes(summary.run.definition_changes or [])
     story = story_lines(summary, viewer)
     lines += story or [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
@@ -181,6 +181,18 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     )
     lines += _tiers(summary)
     return lines
+
+
+def who_ran(agent: str) -> str:
+    """The agent that was measured, on the verdict's own line: a green check from recorded replays
+    measured the replays, not the agent a PR changed, so the first line says so."""
+    labels = [a.strip() for a in agent.split(", ") if a.strip()]
+    if not labels:
+        return "agent unknown"
+    ran = md_code(agent, 80)
+    if all(label.startswith("replay:") for label in labels):
+        return f"{ran} (recorded replays: no model ran)"
+    return ran
 
 
 def _split_notices(summary: Summary) -> tuple[list[str], list[str]]:

@@ -132,6 +132,19 @@ def test_a_regressed_pr_fails_the_required_status_with_a_comment_and_a_fix_turns
         assert github.labels[2] == []
 
 
+def test_with_no_model_key_and_no_replay_asked_for_the_pr_gets_no_green_check(tmp_path: Path) -> None:
+    """`agent: auto` without ANTHROPIC_API_KEY would replay recorded runs and compare them with
+    recorded runs: a green check that measured nothing of the agent (#38). In Actions it is refused,
+    naming the missing secret, and the required status is never `success`."""
+    with FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github:
+        jobs = pr_run(tmp_path, github, "")  # EVALS_AGENT unset: the config's `auto`
+        (evals,) = jobs["evals"]
+        assert evals.result == "failure"
+        assert "found no ANTHROPIC_API_KEY in GitHub Actions" in evals.log()
+        status = github.status(HEAD_SHA, CONTEXT)
+        assert status is not None and status["state"] == "error", status
+
+
 # --- The ruler never comes from the change under test ----------------------------------------------
 
 

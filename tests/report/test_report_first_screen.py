@@ -130,7 +130,7 @@ def test_agent_text_in_the_report_is_shown_never_rendered(hostile_summary: Summa
         assert raw not in outside, raw
     assert "@\u200bocto" in report  # readable, not a mention
     assert report.count(MARKER) == 1  # the hidden marker only where the report put it
-    assert report.splitlines()[1] == f"## ✅ Agent evals: **{hostile_summary.verdict}**"
+    assert report.splitlines()[1].startswith(f"## ✅ Agent evals: **{hostile_summary.verdict}** · `")
     for line in report.splitlines():
         assert not line.lstrip().startswith("::"), line
 
@@ -158,3 +158,17 @@ def test_agent_text_on_the_console_cannot_start_a_workflow_command(
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "all good" in report  # the error is shown in the report, as text
     assert report.count(MARKER) == 1 and "<h2>" not in report
+
+
+def test_the_first_line_names_the_agent_and_says_when_no_model_ran() -> None:
+    """A green check from recorded replays measured the replays, not the agent a PR changed (#38)."""
+    from evals.report.markdown import who_ran
+
+    assert who_ran("claude (claude-sonnet-4-5)") == "`claude (claude-sonnet-4-5)`"
+    assert who_ran("my_agent:run") == "`my_agent:run`"
+    assert who_ran("replay:reference, replay:seed-run-0,seed-run-1") == (
+        "`replay:reference, replay:seed-run-0,seed-run-1` (recorded replays: no model ran)"
+    )
+    assert who_ran("claude (claude-sonnet-4-5), replay:reference") == (
+        "`claude (claude-sonnet-4-5), replay:reference`"
+    )
