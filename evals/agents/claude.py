@@ -18,7 +18,8 @@ Every stop reason ends the turn its own way: `tool_use` runs the tools and asks 
 reply cut off; `end_turn`, `stop_sequence`, `refusal` (its `stop_details` kept on the model call) and
 `model_context_window_exceeded` each end the trial under their own name. A 400 is the agent's only
 when its conversation outgrew the model; one caused by agent.yaml or by the request the harness
-built is bad input naming what was refused (exit 2), never a score (`rejection`). Thinking blocks
+built is bad input naming what was refused (exit 2), never a score (`rejection`); so is a 404 for
+the model (a misspelt id in agent.yaml), which retrying cannot fix. Thinking blocks
 (and, with `thinking.display: summarized`, the notes Sonnet 5.5 writes between tool calls, which
 come back as thinking blocks) stay in the transcript's messages as the content blocks they came as.
 """
@@ -263,6 +264,11 @@ class ClaudeAgent:
         except anthropic.APIStatusError as exc:
             if exc.status_code in REQUEST_STATUSES:
                 raise rejection(exc, convo.result("error"), self.agent_file) from exc
+            if exc.status_code == 404 and "model" in _api_message(exc).lower():
+                raise BadInputError(
+                    f"{self.agent_file}: model {self.config.model!r}: the Messages API does not know it "
+                    f"(404: {_api_message(exc)}); a misspelt model id is the configuration's, not an outage"
+                ) from exc
             message = f"Messages API answered {exc.status_code}: {exc.message}"
             raise ModelUnavailable(message, convo.result("error")) from exc
         except anthropic.APIConnectionError as exc:

@@ -13,6 +13,18 @@ from evals.agents.base import Transcript
 from evals.core.jsonio import canonical
 
 
+def refusal_category(transcript: Transcript) -> str | None:
+    """The category the Messages API gave a refusal that ended the trial (`stop_details.category`),
+    "unspecified" when it gave none; None when the trial did not end in a refusal."""
+    if transcript.termination != "refusal":
+        return None
+    details = next(
+        (c.get("stop_details") for c in reversed(transcript.model_calls) if c.get("stop_details")), None
+    )
+    category = details.get("category") if isinstance(details, dict) else None
+    return str(category) if category else "unspecified"
+
+
 def metrics(transcript: Transcript, expected_tools: list[str], cost_usd: float | None) -> dict[str, Any]:
     calls = transcript.tool_calls
     errors = sum(1 for c in calls if not c.result.get("successful", False))
@@ -27,6 +39,7 @@ def metrics(transcript: Transcript, expected_tools: list[str], cost_usd: float |
         "stuck": stuck,
         "missing_tools": [t for t in expected_tools if t not in used],
         "termination": transcript.termination,
+        "refusal_category": refusal_category(transcript),
         "latency_s": round(transcript.latency_s, 3),
         "cost_usd": cost_usd,
         **transcript.usage.model_dump(),

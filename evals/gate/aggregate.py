@@ -8,6 +8,7 @@ infrastructure failures: counted, never scored.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Sequence
 
 from pydantic import Field
@@ -92,6 +93,11 @@ class ScenarioAggregate(Stats):
     criteria: dict[str, CriterionStats]
     categories: dict[str, CategoryStats]
     unscored: dict[str, int] = Field(description="part -> trials in which it was left unscored")
+    refusals: dict[str, int] = Field(
+        default_factory=dict,
+        description="refusal category -> graded trials the model's refusal ended (a behaviour the gate "
+        "reports whatever the verdict; the trial is graded as the agent left it)",
+    )
     usage: UsageStats
     errors: list[TrialError]
 
@@ -216,6 +222,11 @@ def aggregate(records: list[TrialRecord], rubric: Rubric) -> ScenarioAggregate:
         criteria=criteria,
         categories=_category_stats(table, rubric, criteria),
         unscored={pid: n for pid, p in parts.items() if (n := len(grades) - p.scored)},
+        refusals=dict(
+            Counter(
+                r.metrics.refusal_category or "unspecified" for r in ok if r.metrics.termination == "refusal"
+            )
+        ),
         usage=usage([r.metrics for r in ok]),
         errors=[TrialError(trial=r.trial, error=r.error) for r in errored],
     )

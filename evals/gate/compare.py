@@ -104,6 +104,9 @@ class Comparison(StrictModel):
     the verdict (evals/gate/verdict.py) turns this into pass, regression, and so on."""
 
     errored: list[str] = Field(default_factory=list, description="scenarios with too many errored trials")
+    alerts: list[str] = Field(
+        default_factory=list, description="what the agent did that a reviewer must see whatever the verdict"
+    )
     unmeasured: list[str] = Field(
         default_factory=list,
         description="what the baseline measured and this run could not: a part unscored in every trial, "
@@ -284,6 +287,21 @@ def _scenario(
     )
 
 
+def refusal_alerts(aggregates: dict[str, ScenarioAggregate]) -> list[str]:
+    """ "The model refused in N of k trials", per scenario: a refusal ends the trial with whatever the
+    agent had done (usually nothing, so 0 points), which would otherwise read as a silent regression."""
+    out = []
+    for name, agg in aggregates.items():
+        refused = sum(agg.refusals.values())
+        if refused:
+            kinds = ", ".join(f"{c} ×{n}" if n > 1 else c for c, n in sorted(agg.refusals.items()))
+            out.append(
+                f"{name}: the model refused in {refused} of {agg.k} trials (category: {kinds}); "
+                "a refusal is graded as the agent's failure"
+            )
+    return out
+
+
 def errored_scenarios(aggregates: dict[str, ScenarioAggregate], max_error_share: float) -> list[str]:
     """Why each scenario's trials cannot be trusted: more than `max_error_share` errored, or none finished."""
     out = []
@@ -342,7 +360,9 @@ def compare(
     settings: Settings,
 ) -> Comparison:
     """Compare each scenario with its baseline, then the total (with the estimate the gate decides on)."""
-    result = Comparison(errored=errored_scenarios(aggregates, settings.max_error_share))
+    result = Comparison(
+        errored=errored_scenarios(aggregates, settings.max_error_share), alerts=refusal_alerts(aggregates)
+    )
     if result.errored:
         return result
     if baseline is None:

@@ -79,6 +79,9 @@ class TrialSummary(StrictModel):
 class Summary(StrictModel):
     verdict: VerdictName
     reasons: list[str]
+    alerts: list[str] = Field(
+        default_factory=list, description="what the agent did that a reviewer must see (the model refused)"
+    )
     notices: list[str]
     run: RunMeta
     total: TotalLine
@@ -103,7 +106,7 @@ class Summary(StrictModel):
         return len(self.scenarios) > 1
 
     def verdict_of(self) -> Verdict:
-        return Verdict(verdict=self.verdict, reasons=self.reasons, notices=self.notices)
+        return Verdict(verdict=self.verdict, reasons=self.reasons, alerts=self.alerts, notices=self.notices)
 
 
 def _flat(
@@ -200,6 +203,7 @@ def build_summary(
     return Summary(
         verdict=verdict.verdict,
         reasons=verdict.reasons,
+        alerts=verdict.alerts,
         notices=verdict.notices,
         run=meta,
         total=_total(aggregates, comparison),

@@ -50,10 +50,12 @@ BLESS_AGAIN = (
 
 
 class Verdict(StrictModel):
-    """What the gate decided, why (reasons), and what a reviewer should know besides (notices)."""
+    """What the gate decided, why (reasons), what the agent did that a reviewer must see whatever
+    the verdict (alerts: the model refused), and what a reviewer should know besides (notices)."""
 
     verdict: VerdictName
     reasons: list[str] = Field(default_factory=list)
+    alerts: list[str] = Field(default_factory=list)
     notices: list[str] = Field(default_factory=list)
 
     @property
@@ -157,7 +159,23 @@ def guard_reason(g: GuardComparison, several: bool) -> str:
 
 
 def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
-    """Turn what compare found into the verdict, its reasons and notices."""
+    """Turn what compare found into the verdict, its reasons, alerts and notices."""
+    decided = _decide_verdict(comparison, several_scenarios)
+    if comparison.unmeasured and not comparison.errored and not comparison.changed:
+        decided = _unmeasured(decided, comparison.unmeasured)
+    return decided.model_copy(update={"alerts": list(comparison.alerts)})
+
+
+def _unmeasured(decided: Verdict, unmeasured: list[str]) -> Verdict:
+    """What the run could not measure never turns into a pass: `pass` and `inconclusive` become
+    `error`, named first. A regression already shown on the parts both sides scored stays one (more
+    measurement could only add to the drop), with what was unmeasured among its reasons."""
+    if decided.verdict == "regression":
+        return decided.model_copy(update={"reasons": [*decided.reasons, *unmeasured]})
+    return Verdict(verdict="error", reasons=list(unmeasured), notices=decided.notices)
+
+
+def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
     if comparison.errored:
         return Verdict(verdict="error", reasons=list(comparison.errored))
     if comparison.no_baseline:
@@ -168,8 +186,6 @@ def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             reasons=[f"eval definition changed since the baseline: {c}" for c in comparison.changed],
             notices=[BLESS_AGAIN],
         )
-    if comparison.unmeasured:
-        return Verdict(verdict="error", reasons=list(comparison.unmeasured), notices=list(comparison.notices))
     guards = [guard_reason(g, several_scenarios) for g in comparison.regressed_guards]
     total, estimate = comparison.total, comparison.estimate
     if total is None or estimate is None:

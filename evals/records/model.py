@@ -37,6 +37,11 @@ class TrialMetrics(StrictModel):
     stuck: bool = False
     missing_tools: list[str] = Field(default_factory=list)
     termination: str | None = None
+    refusal_category: str | None = Field(
+        default=None,
+        exclude_if=lambda category: category is None,
+        description="the API's category of the refusal that ended the trial (termination `refusal`)",
+    )
     latency_s: float = 0.0
     cost_usd: float | None = None
     input_tokens: int = 0

@@ -55,6 +55,8 @@ def publish(report: str, gate: Verdict, stream: TextIO | None = None) -> None:
     if kind:
         for reason in gate.reasons:
             out.write(f"::{kind} title=Agent evals - {gate.verdict}::{_escape(reason)}\n")
+    for alert in gate.alerts:
+        out.write(f"::warning title=Agent evals - the agent's behaviour::{_escape(alert)}\n")
     for notice in gate.notices:
         out.write(f"::notice title=Agent evals::{_escape(notice)}\n")
     out.flush()

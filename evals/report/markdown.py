@@ -152,6 +152,9 @@ def _first_screen(summary: Summary, viewer: ViewerLink) -> list[str]:
     icon = ICONS.get(summary.verdict, "")
     lines = [MARKER, f"## {icon} Agent evals: **{summary.verdict}** · {who_ran(summary.run.agent)}", ""]
     lines += _definition_changes(summary.run.definition_changes or [])
+    lines += [f"- 🛑 {md_prose(alert, 600)}" for alert in summary.alerts]
+    if summary.alerts:
+        lines.append("")
     story = story_lines(summary, viewer)
     lines += story or [f"- {md_prose(reason, 600)}" for reason in summary.reasons]
     if lines[-1] != "":

@@ -113,7 +113,7 @@ def conclude(
     report = write_outputs(rd, summary)
     viewer = write_viewer(rd, summary, records, definition)
     print(redact_text(verdict_line(summary)))
-    for line in summary.reasons + summary.notices:
+    for line in summary.alerts + summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd

@@ -313,3 +313,16 @@ def test_agent_yaml_states_the_limit_it_runs_with(project: Path) -> None:
     config, _ = load_agent_config(project / "agent")
     assert "max_tool_result_chars" in (project / "agent" / "agent.yaml").read_text()
     assert config.max_tool_result_chars == AgentConfig.model_fields["max_tool_result_chars"].default
+
+
+def test_a_model_id_the_api_does_not_know_is_bad_input_naming_it(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A misspelt model id answers 404 on every call: configuration, exit 2, never an outage (3)."""
+    set_agent(project, model="claude-sonet-4-5")
+    missing = error(404, "not_found_error", "model: claude-sonet-4-5")
+    with StubAnthropic(default=missing) as stub:
+        use_stub(monkeypatch, stub.url)
+        assert main([*RUN, "--out", str(project / "runs" / "typo")]) == 2
+    err = capsys.readouterr().err
+    assert "model 'claude-sonet-4-5': the Messages API does not know it" in err

@@ -78,6 +78,32 @@ def test_a_refusal_keeps_its_stop_details_and_is_not_taken_as_the_agents_answer(
     assert t["final_text"] == "Reading."
 
 
+def test_a_refusal_is_named_on_the_first_screen_the_console_and_the_annotations(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused trial scores what the agent left (here nothing): without a word about the refusal
+    it read as a silent regression (#38). The report's first lines, the console right under the
+    verdict and a workflow annotation say the model refused, with the API's category."""
+    out = project / "runs" / "refused-seen"
+    summary_file = project / "step-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary_file))
+    monkeypatch.delenv("EVALS_JOB_SUMMARY", raising=False)
+    with StubAnthropic(default=scripted(refusal("cyber", "declined"))) as stub:
+        use_stub(monkeypatch, stub.url)
+        main([*RUN, "--out", str(out)])
+    said = (
+        "trial-run: the model refused in 1 of 1 trials (category: cyber); "
+        "a refusal is graded as the agent's failure"
+    )
+    assert results(out)[0]["metrics"]["refusal_category"] == "cyber"
+    first_screen = (out / "report.md").read_text(encoding="utf-8").splitlines()[:6]
+    assert f"- 🛑 {said}" in first_screen, first_screen
+    console = capsys.readouterr().out.splitlines()
+    verdict_at = next(i for i, line in enumerate(console) if line.startswith("Verdict: "))
+    assert console[verdict_at + 1] == f"  {said}"
+    assert f"::warning title=Agent evals - the agent's behaviour::{said}" in console
+
+
 def test_a_paused_turn_is_sent_back_as_it_is_and_the_model_continues(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

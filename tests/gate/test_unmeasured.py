@@ -66,3 +66,12 @@ def test_a_part_unscored_on_both_sides_stays_a_notice() -> None:
     }
     comparison = compare(run, FINGERPRINT, baseline, Settings(Threshold(points=1.5), GateConfig()))
     assert comparison.unmeasured == [] and verdict(comparison, several_scenarios=False).verdict == "pass"
+
+
+def test_a_regression_shown_on_what_both_sides_scored_stays_a_regression() -> None:
+    """More measurement could only add to a drop already past the noise: it stays `regression`,
+    with the unmeasured parts among its reasons; only a pass or an undecided run becomes `error`."""
+    run = [trial_record(RUBRIC, t, fail={"C1", "C3", "C8", "C10", "C12"}, unscored={"C6"}) for t in range(6)]
+    decided = verdict(compared(run), several_scenarios=False)
+    assert decided.verdict == "regression"
+    assert decided.reasons[-1].startswith("nightshift: unmeasured: C6 scored in the baseline")

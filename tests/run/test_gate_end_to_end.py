@@ -126,13 +126,16 @@ def without_labels(project: Path) -> None:
     path.write_text(json.dumps(baseline))
 
 
-def test_a_judge_that_cannot_decide_is_not_mistaken_for_a_regression(project: Path) -> None:
-    """Without a key or labels the judged parts are unscored; the gate compares what both sides scored."""
+def test_a_judge_that_cannot_decide_is_neither_a_regression_nor_a_pass(project: Path) -> None:
+    """Without a key or labels the judged parts are unscored: not a regression (the parts both sides
+    scored did not drop), and not a pass either (#38): the baseline measured them and this run could
+    not, so the verdict is `error` (exit 3), naming them first."""
     without_labels(project)
     out = project / "runs" / "nojudge"
-    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 0
+    assert main(["run", "--scenario", "trial-run", "--agent", "replay:reference", "--out", str(out)]) == 3
     summary = read_summary(out)
-    assert summary["verdict"] == "pass"
+    assert summary["verdict"] == "error"
+    assert summary["reasons"][0].startswith("trial-run: unmeasured: T1b, T5 scored in the baseline")
     assert summary["scenarios"]["trial-run"]["unscored"] == {"T1b": 1, "T5": 1}
     assert summary["comparison"]["trial-run"]["excluded_parts"] == ["T1b", "T5"]
     assert summary["comparison"]["trial-run"]["delta"] == 0
@@ -143,4 +146,7 @@ def test_a_real_drop_is_still_caught_while_judged_parts_are_unscored(project: Pa
     without_labels(project)
     out = project / "runs" / "nojudge-bad"
     assert main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)]) == 1
-    assert read_summary(out)["comparison"]["trial-run"]["delta"] == -4
+    summary = read_summary(out)
+    assert summary["comparison"]["trial-run"]["delta"] == -4
+    assert summary["verdict"] == "regression"
+    assert any(r.startswith("trial-run: unmeasured: T1b scored in the baseline") for r in summary["reasons"])

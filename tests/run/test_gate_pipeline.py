@@ -50,7 +50,9 @@ def test_changed_parts_past_the_share_make_compare_not_comparable(project: Path)
     _edit(project, "T1b.md")  # 2 of 7 points: 29% > gate.max_changed_percent (20%)
     assert main(["compare", "--run", str(out)]) == 4
     report = (out / "report.md").read_text(encoding="utf-8")
-    assert report.splitlines()[1] == "## 🚫 Agent evals: **not-comparable**"
+    assert report.splitlines()[1] == (
+        "## 🚫 Agent evals: **not-comparable** · `replay:reference` (recorded replays: no model ran)"
+    )
     assert "trial-run: parts changed since the baseline (T1b, T5): 2 of 7 points" in report
     assert read_summary(out)["verdict"] == "not-comparable"
 
