@@ -160,9 +160,21 @@ def guard_reason(g: GuardComparison, several: bool) -> str:
 
 def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
     """Turn what compare found into the verdict, its reasons, alerts and notices."""
+    from evals.grade.confine.policy import deferring
+
     decided = _decide_verdict(comparison, several_scenarios)
     if comparison.unmeasured and not comparison.errored and not comparison.changed:
-        decided = _unmeasured(decided, comparison.unmeasured)
+        if deferring():
+            # The job that holds the model key deferred every check that runs the agent's code: its
+            # parts are unscored here by design, and this verdict is provisional (the PR's verdict
+            # job and the nightly's merge score them, where this rule holds). Erroring here would
+            # fail that job on every run, and a failed `evals` job is published as `error`.
+            unmeasured = [
+                f"provisional (checks deferred to the verdict job): {r}" for r in comparison.unmeasured
+            ]
+            decided = decided.model_copy(update={"notices": [*decided.notices, *unmeasured]})
+        else:
+            decided = _unmeasured(decided, comparison.unmeasured)
     return decided.model_copy(update={"alerts": list(comparison.alerts)})
 
 
