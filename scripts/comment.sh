@@ -5,7 +5,8 @@
 # (EVALS_COMMENT_AUTHOR: a GitHub App's `<slug>[bot]`, default github-actions[bot]). No report.md
 # (the verdict job did not finish) posts that the verdict is an error.
 # Inputs (env): RUN_DIR, PR_NUMBER, GITHUB_REPOSITORY (set by the runner), EVALS_COMMENT_AUTHOR,
-# EVALS_COMMENT_KEY (optional secret mixed into the key).
+# EVALS_COMMENT_KEY (optional secret mixed into the key), EVALS_JOB_RESULT (needs.evals.result: anything
+# but success posts `error`, whatever report exists).
 set -euo pipefail
 exec python -m evals github comment --run "${RUN_DIR:?RUN_DIR is required}" --missing-is-error \
   --repo "${GITHUB_REPOSITORY:?GITHUB_REPOSITORY is required}" --pr "${PR_NUMBER:?PR_NUMBER is required}"

@@ -7,6 +7,7 @@
 # the `refused=` line so the output goes missing.
 # Refuses (exit 2) an event whose label is not EVALS_LABEL, a PR from a fork, or a PR into a branch
 # other than the default one: the job-level `if:` should already have kept those out; this is the
-# second check.
+# second check. For a `/evals continue` it also reads EVALS_COMMENT_AUTHOR and EVALS_COMMENT_KEY (which
+# comment is ours) and GITHUB_WORKFLOW_REF (the run to continue must be a run of this workflow file).
 set -euo pipefail
 exec python -m evals github context --require-label "${EVALS_LABEL:-run-evals}" --refuse-fork --require-default-base

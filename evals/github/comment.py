@@ -54,11 +54,12 @@ def job_summary_url() -> str:
     return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
 
 
-def missing_report() -> str:
-    """What the PR is told when the verdict job left no report: the verdict is an error."""
+def missing_report(why: str = "The verdict job did not finish") -> str:
+    """What the PR is told when there is no verdict to post (the verdict job left no report, or the
+    evals job failed and nothing was measured): the verdict is an error."""
     return (
         f"{MARKER}\n## ❌ Agent evals: **error**\n\n"
-        "- The verdict job did not finish, so there is no verdict: label the PR `run-evals` again.\n"
+        f"- {why}, so there is no verdict: label the PR `run-evals` again.\n"
     )
 
 

@@ -16,6 +16,15 @@ the base checkout and the API, whether it may go on:
 - the PR comes from this repository and targets the default branch, as for the label;
 - the sticky comment (ours: marker, key and author, evals/github/comment.py) carries a state line,
   so the last verdict was inconclusive;
+- the workflow run that state names is, by GitHub's API (never by the comment's word), a finished
+  run of this repository's PR workflow (the same file as the one running now), started by
+  `pull_request_target` or `issue_comment` (the events whose workflow GitHub takes from the default
+  branch, so no branch's edited copy of the file), on the default branch, and it holds our own
+  artifacts: the run directory (`evals-pr-run`) and the marker the verdict job uploads only for an
+  inconclusive verdict of an `evals` job that succeeded, named for this PR, the evaluated head SHA
+  and the continuations so far (`inconclusive_artifact`). A state in a comment anyone could post
+  (another bot, a person, a workflow of a branch) can therefore only point at a genuine inconclusive
+  run of this PR at this head;
 - the PR's head is still the SHA that was evaluated: a push in between is refused with a message
   (the continuation runs the same agent; a new head is a fresh run, by the label);
 - the ruler digest of this checkout equals the state's: a continuation is compared under the same
@@ -45,6 +54,10 @@ if TYPE_CHECKING:
 
 COMMAND = "/evals continue"
 STATE_PREFIX = "<!-- agent-evals-gate:continue "
+# The events whose workflow file GitHub runs as committed on the default branch: a run started by any
+# other (a push to a branch that edits the file, a dispatch on a branch) ran a copy a writer controls.
+PR_GATE_EVENTS = ("pull_request_target", "issue_comment")
+RUN_ARTIFACT = "evals-pr-run"  # the evals job's upload: the run directory a continuation downloads
 WRITE_ACCESS = ("admin", "write")  # GitHub's legacy permission: maintain reads as write, triage as read
 RUN_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$")
 SHA = re.compile(r"^[0-9a-f]{40}$")
@@ -98,6 +111,23 @@ def read_state(body: str) -> RunState | None:
         and state.continuations >= 0
     )
     return state if valid else None
+
+
+def inconclusive_artifact(number: int, head_sha: str, continuations: int) -> str:
+    """The name of the marker artifact the verdict job uploads for an inconclusive verdict (only when
+    the `evals` job succeeded). Its name is written by the workflow from the `context` job's outputs,
+    never by the agent or a commenter, so finding it in a run's artifact list proves the run left
+    an inconclusive verdict for this PR at this head after that many continuations."""
+    return f"evals-pr-inconclusive-{number}-{head_sha}-{continuations}"
+
+
+def workflow_file(ref: str) -> str:
+    """The repository path of a workflow from GitHub's spellings of it: `.github/workflows/x.yml` (a
+    run's `path`), or `OWNER/REPO/.github/workflows/x.yml@REF` (GITHUB_WORKFLOW_REF, and the form the
+    API's examples show for `path`)."""
+    path = ref.split("@", 1)[0]
+    where = path.find(".github/workflows/")
+    return path[where:] if where >= 0 else path
 
 
 def ruler_digest(root: Path, config: Config, scenarios: list[str]) -> str:
@@ -189,9 +219,17 @@ class Continuation:
 
 
 def continue_context(
-    event: _CommentEvent, root: Path, config: Config, scenarios: list[str], token: str, api_url: str
+    event: _CommentEvent,
+    root: Path,
+    config: Config,
+    scenarios: list[str],
+    token: str,
+    api_url: str,
+    workflow: str,
 ) -> Continuation:
-    """Check a `/evals continue` comment against the PR, its commenter and the last verdict."""
+    """Check a `/evals continue` comment against the PR, its commenter and the last verdict.
+    `workflow` is the running workflow's file (GITHUB_WORKFLOW_REF): the run to continue must be a
+    run of the same file."""
     from github import Auth, Github, GithubException
 
     if event.action != "created" or event.issue.pull_request is None or not is_command(event.comment.body):
@@ -208,7 +246,9 @@ def continue_context(
             )
         pr = repo.get_pull(event.issue.number)
         state = _last_state(gh, repo, pr.number, repo_name)
-        _check_pull(pr, repo_name, event.repository.default_branch, state)
+        default_branch = event.repository.default_branch or repo.default_branch
+        _check_pull(pr, repo_name, default_branch, state)
+        _check_run(repo, repo_name, default_branch, pr.number, state, workflow_file(workflow))
     except GithubException as exc:
         raise InfrastructureError(f"GitHub answered {exc.status} while checking `{COMMAND}`") from exc
     except OSError as exc:
@@ -251,4 +291,49 @@ def _check_pull(pr: Any, repo_name: str, default_branch: str | None, state: RunS
             f"PR #{pr.number}'s head moved from {state.head_sha[:12]} to {pr.head.sha[:12]} since the "
             "inconclusive run: a continuation runs the agent that was evaluated, and new commits need a "
             "review and a fresh run (label the PR run-evals)"
+        )
+
+
+def _check_run(
+    repo: Any, repo_name: str, default_branch: str, number: int, state: RunState, workflow: str
+) -> None:
+    """The state's workflow run, as GitHub's API describes it: a finished run of `workflow` in this
+    repository, started by an event that runs the default branch's copy of it, holding the run
+    directory and the inconclusive marker for this PR, head and count. The state line is text in a
+    comment; this is what makes it ours. GitHub gives a run started by `pull_request_target` or
+    `issue_comment` the default branch's commit as `head_sha` (the workflow's version, not the PR's
+    head), so the PR head is bound through the marker's name, which only our workflow writes."""
+    from github import GithubException
+
+    if not state.run_dir.startswith(f"pr-{number}-"):
+        raise Refused(f"the state names run directory {state.run_dir}, which is not PR #{number}'s")
+    try:
+        run = repo.get_workflow_run(int(state.workflow_run))
+        path, event, branch = run.path, run.event, run.head_branch
+        status, conclusion = run.status, run.conclusion
+        owner = run.repository.full_name if run.repository is not None else None
+        artifacts = {a.name for a in run.get_artifacts() if not a.expired}
+    except GithubException as exc:
+        if exc.status != 404:
+            raise
+        raise Refused(f"workflow run {state.workflow_run} is not a run of {repo_name} (404)") from exc
+    facts = f"workflow run {state.workflow_run} ({path or 'no path'}, {event}, on {branch})"
+    if owner != repo_name or workflow_file(path or "") != workflow:
+        raise Refused(f"{facts} is not a run of this repository's PR workflow ({workflow})")
+    if event not in PR_GATE_EVENTS or branch != default_branch:
+        raise Refused(
+            f"{facts} did not run the default branch's workflow ({' or '.join(PR_GATE_EVENTS)} on "
+            f"{default_branch}): its artifacts are not the gate's"
+        )
+    if status != "completed" or conclusion not in ("success", "failure"):
+        raise Refused(
+            f"{facts} did not finish (status {status}, conclusion {conclusion}): nothing to continue"
+        )
+    marker = inconclusive_artifact(number, state.head_sha, state.continuations)
+    missing = [name for name in (RUN_ARTIFACT, marker) if name not in artifacts]
+    if missing:
+        raise Refused(
+            f"{facts} holds no {' and no '.join(missing)}: it left no inconclusive verdict of PR #{number} "
+            f"at {state.head_sha[:12]} after {state.continuations} continuation(s) (or its artifacts "
+            "expired): label the PR run-evals for a fresh run"
         )

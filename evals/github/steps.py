@@ -70,6 +70,11 @@ def resume(data: dict[str, object], path: Path) -> None:
 
     event = read_comment_event(data, path)
     config, root = load_config(Path.cwd())
+    # The running workflow's file (the caller's: `github` is the caller's context in a reusable
+    # workflow): the run to continue must be a run of the same file. Actions always sets it.
+    workflow = os.environ.get("GITHUB_WORKFLOW_REF", "")
+    if not workflow:
+        raise BadInputError("GITHUB_WORKFLOW_REF is not set: which workflow runs is not known")
     try:
         found = continue_context(
             event,
@@ -78,6 +83,7 @@ def resume(data: dict[str, object], path: Path) -> None:
             expected_scenarios(config),
             token(),
             os.environ.get("GITHUB_API_URL") or API_URL,
+            workflow,
         )
     except Refused as exc:
         reason = console_line(str(exc))
@@ -146,6 +152,7 @@ def status(sha: str, state: str, description: str) -> None:
 def comment(run: Path, repo: str, pr: int, missing_is_error: bool) -> None:
     """`github comment`: the run's report as the PR's one sticky comment; where the token may not
     comment (a fork's PR), a warning pointing at the job summary instead."""
+    from evals.core.untrusted import console_line
     from evals.github.comment import job_summary_url, missing_report, upsert_comment
     from evals.records.rundir import RunDir
 
@@ -157,6 +164,11 @@ def comment(run: Path, repo: str, pr: int, missing_is_error: bool) -> None:
     report = rd.read_report()
     if report is None and missing_is_error:
         report = missing_report()
+    # The workflow's word on the job that measured (EVALS_JOB_RESULT: needs.evals.result). A failed
+    # evals job's run did not finish: whatever report is at hand is not its verdict.
+    measured = os.environ.get("EVALS_JOB_RESULT", "success")
+    if measured != "success":
+        report = missing_report(f"The evals job ended in `{console_line(measured)}`: nothing was measured")
     if report is None:
         raise BadInputError(f"{rd.report_path}: no report; run or compare first")
     found = os.environ.get("GITHUB_TOKEN", "")

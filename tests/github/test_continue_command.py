@@ -17,17 +17,20 @@ from evals.core.config import load_config
 from evals.core.errors import BadInputError
 from evals.github.comment import sticky_body
 from evals.github.continuation import (
+    RUN_ARTIFACT,
     Refused,
     RunState,
     continue_context,
+    inconclusive_artifact,
     is_command,
     read_comment_event,
     read_state,
     refusal_reply,
     ruler_digest,
+    workflow_file,
 )
 from evals.report.markdown import MARKER
-from tests.support.fakes.github_pr_fake import FakeGitHubPR
+from tests.support.fakes.github_pr_fake import FakeGitHubPR, WorkflowRun
 from tests.support.paths import FIXTURES, ROOT
 
 TOKEN = "ghs-continue-token-0001"
@@ -36,6 +39,7 @@ COMMENTED = FIXTURES / "webhooks" / "issue_comment.created.json"
 LABELED = FIXTURES / "webhooks" / "pull_request.labeled.json"
 HEAD: str = json.loads(LABELED.read_text(encoding="utf-8"))["pull_request"]["head"]["sha"]
 SCENARIOS = ["trial-run"]
+WORKFLOW_REF = f"{REPO}/.github/workflows/evals-pr.yml@refs/heads/master"  # GITHUB_WORKFLOW_REF
 CONFIG, _ = load_config(ROOT)
 
 
@@ -53,13 +57,30 @@ def state(head: str = HEAD, ruler: str | None = None) -> RunState:
     return RunState("4242", "pr-2-4242-1", head, 0, ruler or ruler_digest(ROOT, CONFIG, SCENARIOS))
 
 
+def actions_run(run: RunState, **changes: Any) -> WorkflowRun:
+    """The labelled run `run` names, as GitHub's API describes it: the PR workflow, started by
+    pull_request_target on the default branch (`head_sha`: the base's commit), finished, with the run
+    directory and the inconclusive marker for PR 2 at the state's head and count."""
+    facts: dict[str, Any] = {
+        "path": ".github/workflows/evals-pr.yml",
+        "event": "pull_request_target",
+        "head_branch": "master",
+        "head_sha": "b" * 40,
+        "conclusion": "failure",  # the publish job fails on an inconclusive verdict
+        "artifacts": [RUN_ARTIFACT, inconclusive_artifact(2, run.head_sha, run.continuations)],
+    }
+    return WorkflowRun(int(run.workflow_run), **{**facts, **changes})
+
+
 def inconclusive_comment(github: FakeGitHubPR, run: RunState, user: str = "github-actions[bot]") -> None:
     report = f"{MARKER}\n## Agent evals: **inconclusive**\n\n{run.line()}\n"
     github.add_comment(2, sticky_body(report, REPO), user=user)
+    if int(run.workflow_run) not in github.runs:
+        github.record_run(actions_run(run))
 
 
 def ask(github: FakeGitHubPR, **kwargs: Any) -> Any:
-    return continue_context(comment_event(**kwargs), ROOT, CONFIG, SCENARIOS, TOKEN, github.url)
+    return continue_context(comment_event(**kwargs), ROOT, CONFIG, SCENARIOS, TOKEN, github.url, WORKFLOW_REF)
 
 
 @pytest.fixture
@@ -200,6 +221,7 @@ def test_the_context_script_leaves_the_refusal_as_one_output_line(
         "GITHUB_OUTPUT": str(output),
         "GITHUB_TOKEN": TOKEN,
         "GITHUB_API_URL": github.url,
+        "GITHUB_WORKFLOW_REF": WORKFLOW_REF,
         "EVALS_SCENARIOS": " ".join(SCENARIOS),
         "PYTHONUNBUFFERED": "1",  # as on a runner: each print reaches the pipe as it is made
         "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
@@ -217,3 +239,81 @@ def test_the_context_script_leaves_the_refusal_as_one_output_line(
     )
     lines = output.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 and lines[0].startswith("refused=reader has read access")
+
+
+def test_the_workflow_file_is_read_from_each_of_githubs_spellings() -> None:
+    assert workflow_file(WORKFLOW_REF) == ".github/workflows/evals-pr.yml"
+    assert workflow_file(".github/workflows/evals-pr.yml") == ".github/workflows/evals-pr.yml"
+    assert workflow_file("octo/repo/.github/workflows/ci.yml@main") == ".github/workflows/ci.yml"
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ({"path": ".github/workflows/other.yml"}, "not a run of this repository's PR workflow"),
+        ({"event": "push"}, "did not run the default branch's workflow"),  # a branch's copy of the file
+        ({"event": "workflow_dispatch"}, "did not run the default branch's workflow"),
+        ({"head_branch": "feature"}, "did not run the default branch's workflow"),
+        ({"conclusion": None}, "did not finish"),
+        ({"conclusion": "cancelled"}, "did not finish"),
+        ({"artifacts": [RUN_ARTIFACT]}, "holds no evals-pr-inconclusive-2-"),  # a decided verdict
+        (
+            {"artifacts": [RUN_ARTIFACT, inconclusive_artifact(3, HEAD, 0)]},
+            "holds no evals-pr-inconclusive-2-",
+        ),
+        ({"artifacts": [inconclusive_artifact(2, HEAD, 0)]}, "holds no evals-pr-run"),
+    ],
+)
+def test_a_state_naming_a_run_that_is_not_ours_is_refused(
+    github: FakeGitHubPR, changes: dict[str, Any], reason: str
+) -> None:
+    """Whatever the comment says, the run it names must be, by the API, an inconclusive run of this
+    workflow (default branch's copy) for this PR at this head."""
+    run = state()
+    github.record_run(actions_run(run, **changes))
+    inconclusive_comment(github, run)
+    with pytest.raises(Refused, match=reason):
+        ask(github)
+
+
+def test_a_state_naming_another_head_count_or_unknown_run_is_refused(github: FakeGitHubPR) -> None:
+    github.record_run(actions_run(state()))  # the genuine run: PR 2, HEAD, no continuation yet
+    inconclusive_comment(github, RunState("4242", "pr-2-4242-1", HEAD, 2, state().ruler))
+    with pytest.raises(Refused, match=r"holds no evals-pr-inconclusive-2-\w+-2"):
+        ask(github)
+    github.state.comments.clear()
+    github.heads[2] = "f" * 40  # pushed since, and the state names the new head
+    inconclusive_comment(github, state(head="f" * 40))
+    with pytest.raises(Refused, match=f"holds no evals-pr-inconclusive-2-{'f' * 40}-0"):
+        ask(github)
+    github.state.comments.clear()
+    github.heads.pop(2)
+    inconclusive_comment(github, RunState("777", "pr-2-777-1", HEAD, 0, state().ruler))
+    github.runs.pop(777)  # a run id this repository does not have (another repository's)
+    with pytest.raises(Refused, match="is not a run of Codertocat/Hello-World"):
+        ask(github)
+    github.state.comments.clear()
+    inconclusive_comment(github, RunState("4242", "pr-3-4242-1", HEAD, 0, state().ruler))
+    with pytest.raises(Refused, match="not PR #2's"):
+        ask(github)
+
+
+def test_with_an_app_our_comment_is_the_apps_and_the_key_is_the_repositorys(
+    github: FakeGitHubPR, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With a GitHub App the sticky comment is the App's bot's: it is read (continuing works), and a
+    github-actions[bot] comment (any workflow can post as it) is not. With EVALS_COMMENT_KEY set, a
+    comment keyed without it is not ours either."""
+    monkeypatch.setenv("EVALS_COMMENT_AUTHOR", "agent-evals-gate[bot]")
+    inconclusive_comment(github, state(), user="github-actions[bot]")
+    with pytest.raises(Refused, match="no inconclusive agent-evals run"):
+        ask(github)
+    github.state.comments.clear()
+    inconclusive_comment(github, state(), user="agent-evals-gate[bot]")
+    assert ask(github).state.workflow_run == "4242"
+    monkeypatch.setenv("EVALS_COMMENT_KEY", "a-secret-of-this-repository")
+    with pytest.raises(Refused, match="no inconclusive agent-evals run"):
+        ask(github)  # keyed before the secret was set: not ours
+    github.state.comments.clear()
+    inconclusive_comment(github, state(), user="agent-evals-gate[bot]")
+    assert ask(github).state.workflow_run == "4242"

@@ -157,14 +157,18 @@ def test_no_expression_inside_a_shell_step_and_no_persisted_credentials(path: Pa
 
 @pytest.mark.parametrize("path", WITH_STEPS, ids=lambda p: p.name)
 def test_secrets_appear_only_in_jobs_bound_to_an_environment(path: Path) -> None:
-    """`evals` holds the agent's and the live world's keys; `evals-status` only the GitHub App's key,
-    for the job that posts the status (it runs no code of the PR's)."""
+    """`evals` holds the agent's and the live world's keys; `evals-status` only the GitHub App's key and
+    the comment key, for the jobs that find or post our sticky comment and the status (`context` and
+    `publish`, which run no code of the PR's)."""
     for name, job in load(path)["jobs"].items():
         if not reads_secrets(job):
             continue
         named = set(re.findall(r"\bsecrets\.(\w+)", json.dumps(job)))
         if job.get("environment") == "evals-status":
-            assert named == {"EVALS_APP_PRIVATE_KEY"}, f"{path.name}: job {name} reads {named}"
+            assert named <= {"EVALS_APP_PRIVATE_KEY", "EVALS_COMMENT_KEY"}, (
+                f"{path.name}: job {name} reads {named}"
+            )
+            assert name in ("context", "publish"), f"{path.name}: job {name} is bound to evals-status"
         else:
             assert job.get("environment") == "evals", f"{path.name}: job {name} reads secrets outside it"
 
@@ -257,8 +261,13 @@ def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agen
     assert label_door.startswith("(github.event_name == 'pull_request_target' && ")
     assert comment_door.startswith("(github.event_name == 'issue_comment' && ")
     assert jobs["evals"]["needs"] == "context" and "if" not in jobs["evals"]  # only through the door
-    assert not reads_secrets(jobs["context"]) and "environment" not in jobs["context"]
-    assert jobs["context"]["permissions"] == {"contents": "read", "pull-requests": "read"}
+    assert jobs["context"]["environment"] == "evals-status"  # the comment key and the App's key only
+    assert set(re.findall(r"secrets\.(\w+)", json.dumps(jobs["context"]))) == {
+        "EVALS_APP_PRIVATE_KEY",
+        "EVALS_COMMENT_KEY",
+    }
+    assert "pr-head" not in json.dumps(jobs["context"])  # base code only
+    assert jobs["context"]["permissions"] == {"contents": "read", "pull-requests": "read", "actions": "read"}
     assert fork in jobs["fork-notice"]["if"] and "'run-evals'" in jobs["fork-notice"]["if"]
     assert jobs["fork-notice"]["permissions"] == {} and "environment" not in jobs["fork-notice"]
     assert not reads_secrets(jobs["fork-notice"])
@@ -282,6 +291,43 @@ def test_the_pr_workflow_runs_from_the_base_on_the_label_and_takes_only_the_agen
             assert "pr-head" not in step.get("run", "") and "working-directory" not in step
     group = workflow["concurrency"]["group"]
     assert "github.event.pull_request.number" in group and workflow["concurrency"]["cancel-in-progress"]
+
+
+def test_only_an_event_the_context_job_accepted_reaches_the_prs_eval_group() -> None:
+    """A comment anyone may post never shares a group that cancels or queues: the caller groups only
+    labelled runs (a label needs triage access), every other event is alone (its run id); the PR's
+    eval group is joined by the `evals` job, which only runs after `context` accepted the event."""
+    caller = load(FOLDER / "evals-pr.yml")["concurrency"]["group"]
+    assert "comment" not in caller and "github.event.issue" not in caller
+    assert "github.event.label.name == 'run-evals'" in caller and caller.endswith("|| github.run_id }}")
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    grouped = {name for name, job in jobs.items() if "concurrency" in job}
+    assert grouped == {"evals"}
+    assert jobs["evals"]["concurrency"] == {
+        "group": "agent-evals-pr-${{ needs.context.outputs.number }}",
+        "cancel-in-progress": True,
+    }
+    assert jobs["evals"]["needs"] == "context" and "if" not in jobs["evals"]
+
+
+def test_a_failed_evals_job_gets_no_verdict_and_error_is_published() -> None:
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    assert "needs.evals.result == 'success'" in jobs["verdict"]["if"]
+    publish = jobs["publish"]
+    assert "needs.evals.result != 'cancelled'" in publish["if"]  # a newer eval publishes instead
+    env = {k: v for s in publish["steps"] for k, v in (s.get("env") or {}).items()}
+    for key in ("STATUS_STATE", "VERDICT", "VERDICT_EXIT"):
+        assert env[key].startswith("${{ needs.evals.result == 'success' && "), key
+    assert env["EVALS_JOB_RESULT"] == "${{ needs.evals.result }}"
+
+
+def test_the_comment_key_and_author_reach_every_step_that_finds_our_comment() -> None:
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    context = next(s for s in jobs["context"]["steps"] if s.get("run") == "bash scripts/pr_context.sh")
+    comment = next(s for s in jobs["publish"]["steps"] if s.get("run") == "bash scripts/comment.sh")
+    for step in (context, comment):
+        assert step["env"]["EVALS_COMMENT_KEY"] == "${{ secrets.EVALS_COMMENT_KEY }}"
+        assert "steps.app.outputs.app-slug" in step["env"]["EVALS_COMMENT_AUTHOR"]
 
 
 def test_the_only_silenced_zizmor_finding_is_the_justified_trigger() -> None:

@@ -208,6 +208,16 @@ class StepLog:
     env: dict[str, str] = field(default_factory=dict)  # what the workflow gave the step (job and step env)
 
 
+@dataclass(frozen=True)
+class Concurrency:
+    """A concurrency group a run joined: where it was declared (`workflow FILE` or `job NAME`), the
+    group as GitHub would compute it, and whether joining it cancels what is in progress there."""
+
+    where: str
+    group: str
+    cancel_in_progress: bool
+
+
 @dataclass
 class JobRun:
     job: str
@@ -255,6 +265,9 @@ class Runner:
     # Earlier workflow runs' artifact stores by run id (download-artifact's `run-id`).
     earlier: dict[str, Path] = field(default_factory=dict)
     run_id: str = "4242"
+    # The concurrency groups this run joined, in order (a skipped job joins none).
+    concurrency: list[Concurrency] = field(default_factory=list)
+    workflow_file: str = ""  # the workflow the run started with (GITHUB_WORKFLOW_REF names it)
 
     def __post_init__(self) -> None:
         self.artifacts = self.tmp / "artifacts"
@@ -295,8 +308,43 @@ class Runner:
         their overall result. `only` may name the called workflow's jobs: the caller job then
         runs just those."""
         workflow = load_workflow(workflow_name, self.workflow_source())
+        self.workflow_file = workflow_name
+        self._join(f"workflow {workflow_name}", workflow.get("concurrency"), self._contexts({}, {}))
         self._run_jobs(workflow_name, workflow, only)
         return self.jobs
+
+    def _join(self, where: str, spec: Any, contexts: dict[str, Any]) -> None:
+        """Record the concurrency group a workflow or job declares, as GitHub computes it: a string
+        (the group) or a mapping with `group` and `cancel-in-progress`, both expanded."""
+        if spec is None:
+            return
+        if not isinstance(spec, dict):
+            spec = {"group": spec}
+        group = as_text(expand(spec["group"], contexts))
+        cancel = truthy(expand(spec.get("cancel-in-progress", False), contexts))
+        self.concurrency.append(Concurrency(where, group, cancel))
+
+    def default_branch(self) -> str:
+        return str((self.event.get("repository") or {}).get("default_branch") or "main")
+
+    def workflow_ref(self) -> str:
+        """GITHUB_WORKFLOW_REF: OWNER/REPO/.github/workflows/FILE@refs/heads/BRANCH; the caller's file
+        in a called workflow too. The PR triggers run the default branch's copy."""
+        return f"{self.repository}/.github/workflows/{self.workflow_file}@refs/heads/{self.default_branch()}"
+
+    def run_facts(self) -> dict[str, Any]:
+        """This run as GitHub's API would describe it afterwards (the fields a continuation checks):
+        its workflow file, event, branch and SHA (GITHUB_SHA: the base's for the PR triggers), how it
+        concluded and the names of its artifacts."""
+        results = [r.result for runs in self.jobs.values() for r in runs]
+        return {
+            "path": f".github/workflows/{self.workflow_file}",
+            "event": self.event_name,
+            "head_branch": self.default_branch(),
+            "head_sha": self.sha,
+            "conclusion": "failure" if "failure" in results else "success",
+            "artifacts": sorted(a.name for a in self.artifacts.iterdir()),
+        }
 
     def _run_jobs(self, workflow_name: str, workflow: dict[str, Any], only: list[str] | None) -> None:
         pending = [(n, j) for n, j in workflow["jobs"].items() if only is None or n in only or "uses" in j]
@@ -346,6 +394,7 @@ class Runner:
         saved = self.inputs, self.secrets
         self.inputs, self.secrets = inputs, passed
         try:
+            self._join(f"workflow {file.name}", called.get("concurrency"), self._contexts({}, {}))
             before = set(self.jobs)
             self._run_jobs(file.name, called, only)
         finally:
@@ -388,6 +437,7 @@ class Runner:
         needs_ok = all(n["result"] == "success" for n in contexts["needs"].values())
         if not condition(job.get("if"), contexts, needs_ok):
             return [JobRun(name, "skipped")]
+        self._join(f"job {name}", job.get("concurrency"), contexts)
         matrix = (job.get("strategy") or {}).get("matrix")
         entries: list[dict[str, Any]] = [{}]
         if matrix is not None:
@@ -463,6 +513,7 @@ class Runner:
             "GITHUB_EVENT_NAME": self.event_name,
             "GITHUB_EVENT_PATH": str(self.event_path),
             "GITHUB_RUN_ID": self.run_id,
+            "GITHUB_WORKFLOW_REF": self.workflow_ref(),
             "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_API_URL": self.api_url,
             "GITHUB_WORKSPACE": str(workspace),
