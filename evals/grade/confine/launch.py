@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from evals.grade.artefact import reading
 from evals.grade.confine import inside, worker
 from evals.grade.confine.measure import Usage, measurable, namespace_members, session_members, usage
 from evals.grade.confine.policy import (
@@ -113,16 +114,22 @@ def environment(scratch: Path, extra: Mapping[str, str] = {}) -> dict[str, str]:
 
 
 def write_tree(files: Mapping[str, str], root: Path) -> list[str]:
-    """Write `files` under `root`, each path checked and contained; return the paths refused."""
+    """Write `files` under `root`, each path checked and contained; return the paths refused as
+    unsafe (never written). A file the filesystem will not take (a name over 255 bytes, a path
+    over PATH_MAX, a character UTF-8 cannot encode) raises AgentArtefactError naming it: the
+    checks that run this tree fail, since the sandbox tools refuse such names and only a tree the
+    agent made odd some other way gets here (evals/grade/artefact.py)."""
     refused = []
     for path, content in files.items():
-        try:
-            dest = contained(root, path)
-        except UnsafePath:
-            refused.append(path)
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(content, encoding="utf-8")
+        shown = path if len(path) <= 120 else f"{path[:60]}...{path[-40:]} ({len(path)} characters)"
+        with reading(f"the file {shown!r}"):
+            try:
+                dest = contained(root, path)
+            except UnsafePath:
+                refused.append(path)
+                continue
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(content, encoding="utf-8")
     return refused
 
 

@@ -566,7 +566,7 @@ class CreatePage(Params):
         validation_alias=AliasChoices("parent_id", "parent_page_id"),
         description="The parent page's (or database's) id, or its exact title.",
     )
-    title: str = Field(description="Title of the new page.")
+    title: str = Field(max_length=MAX_TEXT, description="Title of the new page.")  # one text object
     icon: OptStr = Field(default=None, description="A single emoji.")
     cover: OptStr = Field(default=None, description="Public image URL.")
     markdown: OptStr = Field(default=None, description="The page's content as Markdown.")
