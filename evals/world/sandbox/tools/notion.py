@@ -566,7 +566,7 @@ class CreatePage(Params):
         validation_alias=AliasChoices("parent_id", "parent_page_id"),
         description="The parent page's (or database's) id, or its exact title.",
     )
-    title: str = Field(max_length=MAX_TEXT, description="Title of the new page.")  # one text object
+    title: str = Field(description="Title of the new page.")
     icon: OptStr = Field(default=None, description="A single emoji.")
     cover: OptStr = Field(default=None, description="Public image URL.")
     markdown: OptStr = Field(default=None, description="The page's content as Markdown.")
@@ -656,6 +656,8 @@ def create_page(world: World, p: CreatePage) -> dict[str, Any]:
     """Create a page under a parent page (or a row in a database), empty or with Markdown content."""
     if not p.title.strip():
         raise ToolError("title must not be empty")
+    if len(p.title) > MAX_TEXT:  # the title is one rich text object: Notion's request limits
+        raise ToolError(f"title: text.content is longer than {MAX_TEXT} characters")
     parent, database_id = _parent(world, p.parent_id)
     stamp = world.tick()
     page = Page(
