@@ -3,6 +3,7 @@
     grader      `grade(outcome, task, judge) -> TrialGrade`: layer 1 for every part, the judge where it passed
     task        `Task`: a loaded task (scenario, rubric and its folder), the one object the grader takes
     rubric      a task's rubric.yaml, validated against the check registry
+    artefact    `AgentArtefactError`: what the agent wrote cannot be read, written or run: its failure
     registry    named checks and evidence extractors, the package's and a task's own
     checks/     the check vocabulary, and the one face a task's own checks import
     evidence    what the judge sees of one part, normalised so equal content hashes equally

@@ -3,7 +3,9 @@
 A part that fails its code checks scores 0 and the judge is never called (it would be paying to
 grade prose on top of broken work). A part whose judge errors or cannot decide is *unscored*:
 excluded from means and listed in the report, never silently 0 or full marks. A check that raises
-is a grader bug, reported the same way.
+is a grader bug, reported the same way; but a file of the agent's that the grader cannot write,
+parse or walk (a name the filesystem refuses, a 100,000-deep expression) is the agent's failure
+(evals/grade/artefact.py), or one tool call could make a failing check disappear.
 
 Layer 1 runs first for every part (later parts depend only on earlier parts' code checks), then the
 judged parts that passed go to the judge together, so a trial's judge calls can overlap.
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.errors import InfrastructureError
+from evals.grade.artefact import AgentArtefactError
 from evals.grade.confine.policy import ExecutionDeferred
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
@@ -36,6 +39,8 @@ def _run_check(registry: Registry, ctx: GradeContext, name: str, params: dict[st
         return CheckOutcome(check=name, passed=False, detail=f"deferred: {exc}", deferred=True)
     except InfrastructureError:  # the machine cannot confine agent code as required: no grade at all
         raise
+    except AgentArtefactError as exc:  # the agent's files cannot be read, written or run: its failure
+        return CheckOutcome(check=name, passed=False, detail=f"the agent's files: {exc}")
     except Exception as exc:  # a grader bug must not look like an agent failure
         return CheckOutcome(
             check=name,

@@ -5,7 +5,9 @@ those trees to disk to run code (evals/grade/confine/). `..`, an absolute path, 
 (`a//b`) or a NUL would either escape that tree or name one file two ways, so every tool
 that takes a path validates it here and answers a refusal as an error envelope (`ToolError`), as
 the real service refuses a malformed path; the trial goes on. The grader's tree writer applies the
-same rule again, because a stored outcome is data anyone could have edited.
+same rule again, because a stored outcome is data anyone could have edited. The tools also refuse
+what GitHub would not store (`service_path`: a name over 255 bytes, a path over 4096, a character
+UTF-8 cannot encode), so one tool call cannot leave the grader a tree it cannot write.
 """
 
 from __future__ import annotations
@@ -38,10 +40,42 @@ def checked_path(path: str, *, allow_root: bool = False) -> str:
     return path
 
 
-def tool_path(path: str, *, allow_root: bool = False) -> str:
-    """`checked_path` for a tool: a refusal is the tool's error envelope."""
+# What GitHub will store, measured in UTF-8 bytes as git stores a name. A segment is one tree
+# entry's name: GitHub's file systems (ext4, like Linux generally) refuse more than 255 bytes
+# (ENAMETOOLONG), and so does a checkout anywhere. A whole path: git's own PATH_MAX (4096, which
+# libgit2 enforces as GIT_PATH_MAX and git's `fsck` checks a tree against), since a longer one
+# cannot be checked out on Linux either. Sources: git's fsck.h ("on Linux you'll generally get
+# ENAMETOOLONG for anything over 255 bytes"), libgit2 commit 3db1af1 ("Git already enforces a
+# maximum path length of 4096 bytes").
+MAX_SEGMENT_BYTES = 255
+MAX_PATH_BYTES = 4096
+
+
+def service_path(path: str) -> str:
+    """`path` if GitHub would store it: valid UTF-8 (no lone surrogate), no segment over
+    MAX_SEGMENT_BYTES, MAX_PATH_BYTES in all; else UnsafePath saying which limit it breaks. Applied
+    by the sandbox tools on top of `checked_path` (the grader's writer does not: a stored tree with
+    such a name fails the checks that write it, evals/grade/artefact.py)."""
     try:
-        return checked_path(path, allow_root=allow_root)
+        size = len(path.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise UnsafePath(f"the path is not valid UTF-8 ({exc.reason} at character {exc.start})") from exc
+    if size > MAX_PATH_BYTES:
+        raise UnsafePath(f"the path is {size} bytes long; at most {MAX_PATH_BYTES} are allowed")
+    for segment in path.split("/"):
+        length = len(segment.encode("utf-8"))
+        if length > MAX_SEGMENT_BYTES:
+            shown = f"{segment[:40]}...{segment[-12:]}"
+            raise UnsafePath(
+                f"the name {shown!r} is {length} bytes long; at most {MAX_SEGMENT_BYTES} are allowed"
+            )
+    return path
+
+
+def tool_path(path: str, *, allow_root: bool = False) -> str:
+    """`checked_path` and `service_path` for a tool: a refusal is the tool's error envelope."""
+    try:
+        return service_path(checked_path(path, allow_root=allow_root))
     except UnsafePath as exc:
         raise ToolError(f"Invalid path: {exc}") from exc
 

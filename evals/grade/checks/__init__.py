@@ -24,7 +24,8 @@ these names can be rearranged without touching a task. A check is a function
 `<task>.<name>` with its parameters. It decides from the outcome alone and says why in `detail`.
 An agent that did the wrong thing gets `CheckResult(False, ...)`; a check raises only when the task
 or the grader is at fault (a `LookupError` when the task's data lacks what it reads), which leaves
-the part unscored as a grader error, never 0. Every name in `__all__`:
+the part unscored as a grader error, never 0; a file of the agent's that cannot be parsed or
+walked (`reading`, `bounded`) raises AgentArtefactError, which fails the part. Every name in `__all__`:
 
 Declaring a check
     check          mark `(ctx, **params) -> CheckResult` as the check `<task>.<name>`
@@ -71,6 +72,12 @@ Code
     assigned_value  a name's value within one source text (its text when it cannot be resolved)
     parse_env      a `.env` file's NAME -> value, as python-dotenv reads it
 
+Reading what the agent wrote (evals/grade/artefact.py)
+    reading        `with reading(what):` around a parser of the agent's bytes: too deep, too large or
+                   unencodable becomes AgentArtefactError, which fails the check with the reason
+    bounded        a parsed value, or AgentArtefactError when it nests deeper than the grader walks
+    AgentArtefactError  the agent's file cannot be read, written or run: its failure, never a grader error
+
 Probes: running the agent's code, step by step, in the confinement (evals/grade/probes/)
     ProbeRequest   call a probe module's steps on a head's Python files, with stub packages; `.run()`
     ProbeResult    each step's value (`data`), the grader's own /proc readings (`usage`), or the `error`
@@ -91,6 +98,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from evals.grade.artefact import AgentArtefactError, bounded, reading
 from evals.grade.checks import config_files, mail, manifests, notion, python, repo, world
 from evals.grade.checks.common import (
     Look,
@@ -134,6 +142,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "LAUNCHED",
     "MODULES",
     "VOCABULARY",
+    "AgentArtefactError",
     "Block",
     "CheckResult",
     "GradeContext",
@@ -153,6 +162,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "at_some_changed_head",
     "block_text",
     "blocks_of",
+    "bounded",
     "changed_heads",
     "check",
     "date_pattern",
@@ -166,6 +176,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "parse_env",
     "primary_repo",
     "questions",
+    "reading",
     "resolve_assigned",
     "section",
     "set_aside",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from evals.grade.artefact import AgentArtefactError
 from evals.grade.registry import CheckResult
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
@@ -35,11 +36,15 @@ def at_some_changed_head(outcome: Outcome, path: str, look: Look, expected: str 
     """Pass at the first head that changed `path` where `look` passes: the agent may fix a file in
     any of its PRs, or on main, and one good attempt is the fix. Otherwise fail with what every such
     head showed (after `expected EXPECTED;` when given) and the last one's evidence, or say that no
-    head changed `path`. Heads are looked at in order and no further than the first pass, since a
+    head changed `path`. A head whose files the grader cannot read or write (AgentArtefactError) fails
+    with that reason. Heads are looked at in order and no further than the first pass, since a
     look may be costly (Nightshift's behaviour probes run the agent's code)."""
     notes, evidence = [], ""
     for label, files in changed_heads(outcome, path):
-        seen = look(label, files)
+        try:
+            seen = look(label, files)
+        except AgentArtefactError as exc:  # this head's file cannot be read: it fails, another may pass
+            seen = CheckResult(False, f"{label}: {path}: {exc}")
         if seen.passed:
             return seen
         notes.append(seen.detail)

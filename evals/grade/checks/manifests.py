@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from evals.core.loading import parse_yaml_all
+from evals.grade.artefact import bounded, reading
 from evals.grade.checks.common import at_some_changed_head
 from evals.grade.registry import CheckResult, GradeContext, check
 
@@ -46,7 +47,10 @@ def quantity_bytes(value: object) -> float | None:
 
 
 def deployments(text: str) -> list[dict[str, Any]]:
-    return [doc for doc in parse_yaml_all(text) if isinstance(doc, dict) and doc.get("kind") == "Deployment"]
+    """The Deployments of a manifest; AgentArtefactError for one too deep or too large to read."""
+    with reading("the YAML"):
+        docs = bounded(parse_yaml_all(text), "the YAML")
+    return [doc for doc in docs if isinstance(doc, dict) and doc.get("kind") == "Deployment"]
 
 
 def _containers(deployment: dict[str, Any], name: str | None) -> list[dict[str, Any]]:

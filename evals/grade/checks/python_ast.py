@@ -12,6 +12,8 @@ import ast
 from collections.abc import Iterator
 from functools import lru_cache
 
+from evals.grade.artefact import AgentArtefactError, bounded, reading
+
 PARSED_SOURCES = 256
 ENV_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv"}
 REMOVERS = {"clear", "pop", "popleft", "remove"}
@@ -22,18 +24,26 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 @lru_cache(maxsize=PARSED_SOURCES)
-def _parsed(source: str) -> ast.Module | SyntaxError:
+def _parsed(source: str) -> ast.Module | SyntaxError | AgentArtefactError:
     try:
-        return ast.parse(source)
+        with reading("the Python source"):
+            tree: ast.Module = bounded(ast.parse(source), "the Python source")
+            return tree
     except SyntaxError as exc:
         return exc
+    except (AgentArtefactError, ValueError) as exc:  # ValueError: a NUL byte, before Python 3.12
+        return exc if isinstance(exc, AgentArtefactError) else AgentArtefactError(f"the Python source: {exc}")
 
 
 def parse(source: str) -> ast.Module:
-    """The tree of `source` (shared: do not modify it); raises SyntaxError like `ast.parse`."""
+    """The tree of `source` (shared: do not modify it); raises SyntaxError like `ast.parse`, and
+    AgentArtefactError for a source too deep, too large or too odd to parse, or one that nests deeper
+    than the grader's readers walk (`evals.grade.artefact.MAX_NESTING`): the agent's failure."""
     tree = _parsed(source)
     if isinstance(tree, SyntaxError):
         raise SyntaxError(*tree.args)  # a fresh error each time: the cached one stays untouched
+    if isinstance(tree, AgentArtefactError):
+        raise AgentArtefactError(*tree.args)
     return tree
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -22,15 +23,53 @@ from typing import Any
 from evals.grade.checks.python_ast import ENV_GETTERS, dotted, parse
 
 MAX_DEPTH = 8
+# The largest value arithmetic here builds: far past any constant a rubric asks about, and far short
+# of what `9 ** 9 ** 9` or `"x" * 10 ** 12` in the agent's file would cost the grader to compute.
+MAX_BITS = 1 << 16
+MAX_ITEMS = 1 << 16
+
+
+def _size(value: object) -> int:
+    """Bits of an int, items of a sequence; 0 for anything else (fixed-size)."""
+    if isinstance(value, int):
+        return abs(value).bit_length()
+    if isinstance(value, str | bytes | list | tuple):
+        return len(value)
+    return 0
+
+
+def _pow(base: Any, exp: Any) -> Any:
+    if isinstance(base, int) and isinstance(exp, int) and exp > 0 and _size(base) * exp > MAX_BITS:
+        raise Unresolved(f"{base} ** {exp} is too large to compute")
+    return operator.pow(base, exp)
+
+
+def _lshift(value: Any, by: Any) -> Any:
+    if isinstance(by, int) and by > MAX_BITS:
+        raise Unresolved(f"{value} << {by} is too large to compute")
+    return operator.lshift(value, by)
+
+
+def _mul(left: Any, right: Any) -> Any:
+    for seq, times in ((left, right), (right, left)):
+        if (
+            isinstance(seq, str | bytes | list | tuple)
+            and isinstance(times, int)
+            and len(seq) * times > MAX_ITEMS
+        ):
+            raise Unresolved("a repeated sequence too large to build")
+    return operator.mul(left, right)
+
+
 _BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
+    ast.Mult: _mul,
     ast.FloorDiv: operator.floordiv,
     ast.Div: operator.truediv,
     ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.LShift: operator.lshift,
+    ast.Pow: _pow,
+    ast.LShift: _lshift,
     ast.RShift: operator.rshift,
 }
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
@@ -38,6 +77,14 @@ _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
     ast.UAdd: operator.pos,
     ast.Not: operator.not_,
 }
+
+
+def _fraction(*args: Any) -> Fraction:
+    """`Fraction`, except for a string with a huge exponent (`"1e999999999"`), which it would expand
+    into an integer of that many digits."""
+    if any(isinstance(a, str) and re.search(r"[eE]\s*[+-]?\d{5,}", a) for a in args):
+        raise Unresolved(f"Fraction{args!r} is too large to compute")
+    return Fraction(*args)
 
 
 # Calls whose value follows from their arguments alone: a conversion (`float("0.21")`,
@@ -51,8 +98,8 @@ _CALLS: dict[str, Callable[..., Any]] = {
     "max": max,
     "Decimal": Decimal,
     "decimal.Decimal": Decimal,
-    "Fraction": Fraction,
-    "fractions.Fraction": Fraction,
+    "Fraction": _fraction,
+    "fractions.Fraction": _fraction,
 }
 
 

@@ -13,8 +13,10 @@ harness. In order:
    `/proc/<ancestor>/environ`;
 4. seccomp: `prctl(PR_SET_DUMPABLE)` (a same-uid child could hide its descriptors from the
    grader's /proc reads), `ptrace`, `process_vm_readv/writev` and `setsid` (leaving the session the
-   launcher kills) fail with EPERM; optionally `socket()` and `io_uring_setup()` fail with EACCES
-   (`socketpair()` still works);
+   launcher kills) fail with EPERM; so do `unshare`, `setns` and `clone` with a namespace flag (no
+   user namespace inside), the SysV IPC calls and `mq_open` (an IPC namespace's equivalent where
+   there is none); `clone3` fails with ENOSYS so libc falls back to `clone`; optionally `socket()`
+   and `io_uring_setup()` fail with EACCES (`socketpair()` still works);
 5. execve ARGV with the environment the launcher built from its allowlist; descriptors other than
    0-2 are close-on-exec in Python, so nothing else of this process reaches the program.
 
@@ -49,7 +51,28 @@ READ_RIGHTS = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1
 SCOPE_ABSTRACT_UNIX, SCOPE_SIGNAL = 1 << 0, 1 << 1
 IO_URING_SETUP = 425
-# Per architecture: seccomp's audit arch, then the syscall numbers the filter names.
+CLONE3 = 435  # the same on every architecture
+# The namespace flags of clone(2) (CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET).
+CLONE_NEW_ANY = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 | 0x20000000 | 0x40000000
+# SysV IPC and POSIX message queues: objects that outlive the process, shared by every process of the
+# IPC namespace (so, outside bubblewrap, from one confined run to the next).
+IPC_CALLS = (
+    "shmget",
+    "shmat",
+    "shmctl",
+    "shmdt",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "mq_open",
+)
+# Per architecture: seccomp's audit arch, then the syscall numbers the filter names (x86_64: the
+# kernel's arch/x86/entry/syscalls/syscall_64.tbl; aarch64: include/uapi/asm-generic/unistd.h).
 ARCH: dict[str, dict[str, int]] = {
     "x86_64": {
         "audit": 0xC000003E,
@@ -59,6 +82,22 @@ ARCH: dict[str, dict[str, int]] = {
         "prctl": 157,
         "process_vm_readv": 310,
         "process_vm_writev": 311,
+        "clone": 56,
+        "unshare": 272,
+        "setns": 308,
+        "shmget": 29,
+        "shmat": 30,
+        "shmctl": 31,
+        "shmdt": 67,
+        "semget": 64,
+        "semop": 65,
+        "semctl": 66,
+        "semtimedop": 220,
+        "msgget": 68,
+        "msgsnd": 69,
+        "msgrcv": 70,
+        "msgctl": 71,
+        "mq_open": 240,
     },
     "aarch64": {
         "audit": 0xC00000B7,
@@ -68,9 +107,25 @@ ARCH: dict[str, dict[str, int]] = {
         "prctl": 167,
         "process_vm_readv": 270,
         "process_vm_writev": 271,
+        "clone": 220,
+        "unshare": 97,
+        "setns": 268,
+        "shmget": 194,
+        "shmat": 196,
+        "shmctl": 195,
+        "shmdt": 197,
+        "semget": 190,
+        "semop": 193,
+        "semctl": 191,
+        "semtimedop": 192,
+        "msgget": 186,
+        "msgsnd": 189,
+        "msgrcv": 188,
+        "msgctl": 187,
+        "mq_open": 180,
     },
 }
-EPERM, EACCES = 1, 13
+EPERM, EACCES, ENOSYS = 1, 13, 38
 
 
 class RulesetAttr(ctypes.Structure):
@@ -168,44 +223,45 @@ def apply_landlock(ro: list[str], rw: list[str]) -> None:
 
 def seccomp_program(machine: str, deny_sockets: bool) -> list[tuple[int, int, int, int]]:
     """The BPF filter as (code, jt, jf, k): denied calls return an errno, everything else is allowed,
-    a foreign architecture (or the x32 ABI) is killed."""
+    a foreign architecture (or the x32 ABI) is killed.
+
+    EPERM: ptrace and process_vm_readv/writev (other processes' memory), setsid (leaving the session
+    the launcher kills), prctl(PR_SET_DUMPABLE) (hiding descriptors from the grader's /proc reads),
+    unshare, setns and clone with a CLONE_NEW* flag (no new namespace, a user namespace above all:
+    inside one the program would hold every capability again), SysV IPC and mq_open (objects that
+    would outlive the run where there is no IPC namespace). ENOSYS: clone3, whose flags live in
+    memory a filter cannot read; libc then falls back to clone, which the filter can (what container
+    runtimes do). EACCES, when asked: socket and io_uring_setup."""
     nr = ARCH[machine]
-    ld, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
     allow, errno, kill = 0x7FFF0000, 0x00050000, 0x80000000
-    eperm = [nr["ptrace"], nr["process_vm_readv"], nr["process_vm_writev"], nr["setsid"]]
-    eacces = [nr["socket"], IO_URING_SETUP] if deny_sockets else []
-    tests = [("eperm", n) for n in eperm] + [("eacces", n) for n in eacces]
-    # Instructions: load arch, check it, load nr, refuse x32, the prctl test (3), one per denied
-    # call; then the four returns.
-    first_return = 4 + 3 + len(tests)
-    returns = {
-        "allow": first_return,
-        "eperm": first_return + 1,
-        "eacces": first_return + 2,
-        "kill": first_return + 3,
-    }
-
-    def to(label: str, at: int) -> int:
-        return returns[label] - at - 1
-
-    program: list[tuple[int, int, int, int]] = [
-        (ld, 0, 0, 4),
-        (jeq, 0, to("kill", 1), nr["audit"]),
-        (ld, 0, 0, 0),
-        (jge, to("kill", 3), 0, 0x40000000),
+    eperm = ["ptrace", "process_vm_readv", "process_vm_writev", "setsid", "unshare", "setns", *IPC_CALLS]
+    tests = [("eperm", nr[name]) for name in eperm] + [("enosys", CLONE3)]
+    if deny_sockets:
+        tests += [("eacces", nr["socket"]), ("eacces", IO_URING_SETUP)]
+    # Instructions with symbolic jump targets (a label, or 0: the next one), resolved below.
+    code: list[tuple[int, str | int, str | int, int]] = [
+        (ld, 0, 0, 4),  # arch
+        (jeq, 0, "kill", nr["audit"]),
+        (ld, 0, 0, 0),  # nr
+        (jge, "kill", 0, 0x40000000),  # the x32 ABI
         # prctl(PR_SET_DUMPABLE, ...) is denied, any other prctl allowed; not prctl: skip both.
         (jeq, 0, 2, nr["prctl"]),
-        (ld, 0, 0, 16),  # args[0]
-        (jeq, to("eperm", 6), to("allow", 6), PR_SET_DUMPABLE),
+        (ld, 0, 0, 16),  # args[0], low 32 bits (both architectures are little-endian)
+        (jeq, "eperm", "allow", PR_SET_DUMPABLE),
+        # clone(flags, ...) with any namespace flag is denied; not clone: skip both.
+        (jeq, 0, 2, nr["clone"]),
+        (ld, 0, 0, 16),
+        (jset, "eperm", "allow", CLONE_NEW_ANY),
     ]
-    for label, number in tests:
-        program.append((jeq, to(label, len(program)), 0, number))
-    program += [
-        (ret, 0, 0, allow),
-        (ret, 0, 0, errno | EPERM),
-        (ret, 0, 0, errno | EACCES),
-        (ret, 0, 0, kill),
+    code += [(jeq, label, 0, number) for label, number in tests]
+    returns = {"allow": allow, "eperm": errno | EPERM, "eacces": errno | EACCES, "enosys": errno | ENOSYS}
+    at = {label: len(code) + i for i, label in enumerate([*returns, "kill"])}
+    program = [
+        (op, jt if isinstance(jt, int) else at[jt] - i - 1, jf if isinstance(jf, int) else at[jf] - i - 1, k)
+        for i, (op, jt, jf, k) in enumerate(code)
     ]
+    program += [(ret, 0, 0, value) for value in returns.values()] + [(ret, 0, 0, kill)]
     return program
 
 

@@ -13,7 +13,8 @@ machine gives (evals/grade/confine/policy.py):
 - `none`: only what every mode has.
 
 Every mode: the launcher itself (bubblewrap stays pid 1 of its namespace) gets an environment built
-from an allowlist, never copied from the grader's, so no key or token reaches it; `inside.py`
+from an allowlist, never copied from the grader's, so no key or token reaches it (bubblewrap clears
+it and sets the same allowlist with the caller's additions inside); `inside.py`
 sets resource limits, no_new_privs and the seccomp filter before it execs the program; the whole
 confinement is SIGKILLed when the caller is done (its pid namespace, or its session), so no process
 outlives the check to write records or tamper with a later trial. Results the grader trusts are
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from evals.grade.artefact import reading
 from evals.grade.confine import inside, worker
 from evals.grade.confine.measure import Usage, measurable, namespace_members, session_members, usage
 from evals.grade.confine.policy import (
@@ -76,21 +78,56 @@ READ_LIMIT = 4 << 20
 
 @dataclass(frozen=True)
 class Limits:
-    """Resource limits inside (the wall-clock timeout is the caller's)."""
+    """Resource limits inside (the wall-clock timeout is the caller's). A program that reaches one
+    fails (MemoryError, EMFILE, EAGAIN from fork) or is killed (SIGXFSZ, SIGXCPU): its own failure,
+    which the check reads as a failed run, never an error of the grader.
+
+    `processes` is how many more processes the program may start: RLIMIT_NPROC counts every process
+    of the real uid, so the limit is what that uid already runs plus this margin (`nproc_limit`).
+    The kernel never applies RLIMIT_NPROC to uid 0, so it binds where the program runs as another
+    uid: mode `bwrap-root` (uid 65534), and every mode when the grader is not root. As root in
+    `landlock`, `none` and `bwrap-userns` (whose uid 65534 is root outside) only the caller's
+    timeout and the kill of the whole confinement end a fork bomb (docs/security.md)."""
 
     cpu_s: int = 120
     memory_bytes: int = 4 << 30
     file_bytes: int = 64 << 20
     open_files: int = 4096
+    processes: int = 256
 
-    def rlimits(self) -> dict[str, int]:
+    def rlimits(self, uid: int | None = None) -> dict[str, int]:
+        """The limits `inside.py` sets; `uid`: the real uid the program runs as (the grader's by default)."""
         return {
             "RLIMIT_CORE": 0,
             "RLIMIT_CPU": self.cpu_s,
             "RLIMIT_AS": self.memory_bytes,
             "RLIMIT_FSIZE": self.file_bytes,
             "RLIMIT_NOFILE": self.open_files,
+            "RLIMIT_NPROC": nproc_limit(os.getuid() if uid is None else uid, self.processes),
         }
+
+
+def processes_of(uid: int) -> int:
+    """How many processes (threads count too, as RLIMIT_NPROC counts them) the real uid runs now."""
+    count = 0
+    try:
+        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        return 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/status", encoding="utf-8") as status:
+                fields = dict(line.split(":", 1) for line in status if ":" in line)
+        except OSError:
+            continue  # gone meanwhile
+        if int(fields.get("Uid", "-1").split()[0]) == uid:
+            count += int(fields.get("Threads", "1").strip() or 1)
+    return count
+
+
+def nproc_limit(uid: int, margin: int) -> int:
+    """RLIMIT_NPROC for a program run as `uid`: what the uid runs already, plus `margin`."""
+    return processes_of(uid) + margin
 
 
 def interpreter_paths() -> list[str]:
@@ -113,16 +150,22 @@ def environment(scratch: Path, extra: Mapping[str, str] = {}) -> dict[str, str]:
 
 
 def write_tree(files: Mapping[str, str], root: Path) -> list[str]:
-    """Write `files` under `root`, each path checked and contained; return the paths refused."""
+    """Write `files` under `root`, each path checked and contained; return the paths refused as
+    unsafe (never written). A file the filesystem will not take (a name over 255 bytes, a path
+    over PATH_MAX, a character UTF-8 cannot encode) raises AgentArtefactError naming it: the
+    checks that run this tree fail, since the sandbox tools refuse such names and only a tree the
+    agent made odd some other way gets here (evals/grade/artefact.py)."""
     refused = []
     for path, content in files.items():
-        try:
-            dest = contained(root, path)
-        except UnsafePath:
-            refused.append(path)
-            continue
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        dest.write_text(content, encoding="utf-8")
+        shown = path if len(path) <= 120 else f"{path[:60]}...{path[-40:]} ({len(path)} characters)"
+        with reading(f"the file {shown!r}"):
+            try:
+                dest = contained(root, path)
+            except UnsafePath:
+                refused.append(path)
+                continue
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_text(content, encoding="utf-8")
     return refused
 
 
@@ -132,7 +175,7 @@ def _give_to_nobody(root: Path) -> None:
             os.lchown(name, NOBODY, NOBODY)
 
 
-def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
+def _bwrap_binds(scratch: Path, readable: Sequence[str], extra: Mapping[str, str] = {}) -> list[str]:
     args = [
         "--die-with-parent",
         "--new-session",
@@ -151,6 +194,10 @@ def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
     for link in ("bin", "sbin", "lib", "lib64"):
         args += ["--symlink", f"usr/{link}", f"/{link}"]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/run"]
+    # A private /dev/shm anyone inside may write (multiprocessing's locks live there). Like /tmp it
+    # has no size of its own (bubblewrap's --size needs 0.7; Ubuntu 22.04 ships 0.6): RLIMIT_FSIZE
+    # bounds each file, the timeout the rest.
+    args += ["--perms", "1777", "--tmpfs", "/dev/shm"]
     for path in ETC_FILES:
         args += ["--ro-bind-try", path, path]
     made = {"/", "/usr", "/tmp", "/run", "/proc", "/dev", "/etc"}
@@ -161,7 +208,7 @@ def _bwrap_binds(scratch: Path, readable: Sequence[str]) -> list[str]:
                 made.add(str(parent))
                 args += ["--perms", "0755", "--dir", str(parent)]
         args += ["--bind" if path == str(scratch) else "--ro-bind", path, path]
-    for key, value in environment(scratch).items():
+    for key, value in environment(scratch, extra).items():  # --clearenv above: only these, extras too
         args += ["--setenv", key, value]
     return [*args, "--chdir", str(scratch)]
 
@@ -181,9 +228,11 @@ def command(
     readable: Sequence[str],
     limits: Limits,
     info_fd: int | None,
+    extra: Mapping[str, str] = {},
 ) -> list[str]:
-    """The full command line: launcher, confinement, then `argv`."""
-    config: dict[str, Any] = {"rlimits": limits.rlimits()}
+    """The full command line: launcher, confinement, then `argv`. `extra`: the caller's environment
+    additions, which bubblewrap (it clears the environment) is told to set inside."""
+    config: dict[str, Any] = {"rlimits": limits.rlimits(NOBODY if mode == "bwrap-root" else None)}
     inner = [PYTHON, "-I", "-S", "-B", str(INSIDE)]
     ro = [*interpreter_paths(), str(HERE), *readable]
     if mode == "landlock":
@@ -192,7 +241,7 @@ def command(
     confined = [*inner, json.dumps(config), "--", *argv]
     if mode in ("landlock", "none"):
         return [*_drop_capabilities(), *confined]
-    binds = _bwrap_binds(scratch, sorted(set(ro)))
+    binds = _bwrap_binds(scratch, sorted(set(ro)), extra)
     info = ["--info-fd", str(info_fd)] if info_fd is not None else []
     if mode == "bwrap-root":
         drop = ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
@@ -313,7 +362,8 @@ class Confinement:
                 _give_to_nobody(scratch)
             read_r, read_w = os.pipe() if mode.startswith("bwrap") else (-1, -1)
             info = read_w if read_w >= 0 else None
-            argv_full = command(mode, scratch, argv, [str(p.resolve()) for p in readable], limits, info)
+            readable_paths = [str(p.resolve()) for p in readable]
+            argv_full = command(mode, scratch, argv, readable_paths, limits, info, env)
             try:
                 proc = subprocess.Popen(
                     argv_full,

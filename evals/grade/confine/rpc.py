@@ -135,7 +135,7 @@ class Worker:
             raise ChannelError("more than one line on the channel where one reply was due")
         try:
             return json.loads(line)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # RecursionError: a reply nested 100,000 deep
             raise ChannelError("the channel carried a line that is not a reply") from exc
 
     def _ended(self) -> str:

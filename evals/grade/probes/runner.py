@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from evals.core.jsonio import digest, sha256_text
+from evals.grade.artefact import reading
 from evals.grade.confine.launch import chosen_mode
 from evals.grade.confine.measure import MeasurementDenied
 from evals.grade.confine.rpc import CallRaised, ChannelError, Worker
@@ -94,7 +95,12 @@ class ProbeRequest:
 
     @cached_property
     def key(self) -> str:
-        """Digest of everything the confinement sees, and how it is confined: equal keys, equal results."""
+        """Digest of everything the confinement sees, and how it is confined: equal keys, equal results.
+        A tree whose names or text UTF-8 cannot encode cannot be keyed (nor written): AgentArtefactError."""
+        with reading("the agent's Python files"):
+            return self._digest()
+
+    def _digest(self) -> str:
         return digest(
             {
                 "tree": {p: self.files[p] for p in sorted(self.files) if p.endswith(".py")},

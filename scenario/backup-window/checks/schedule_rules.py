@@ -13,7 +13,15 @@ from __future__ import annotations
 
 import yaml
 
-from evals.grade.checks import CheckResult, GradeContext, at_some_changed_head, check
+from evals.grade.checks import (
+    AgentArtefactError,
+    CheckResult,
+    GradeContext,
+    at_some_changed_head,
+    bounded,
+    check,
+    reading,
+)
 
 
 def fields(cron: object) -> list[str]:
@@ -27,7 +35,8 @@ def job_schedule(ctx: GradeContext, path: str, job: str, cron: str) -> CheckResu
 
     def look(label: str, files: dict[str, str]) -> CheckResult:
         try:
-            doc = yaml.safe_load(files.get(path, "")) or {}
+            with reading(path):  # too deep or too large: this head fails with the reason
+                doc = bounded(yaml.safe_load(files.get(path, "")), path) or {}
         except yaml.YAMLError as exc:
             return CheckResult(False, f"{label}: {path} is not valid YAML ({str(exc).splitlines()[0]})")
         entry = (doc.get("jobs") or {}).get(job) if isinstance(doc, dict) else None
@@ -41,9 +50,12 @@ def job_schedule(ctx: GradeContext, path: str, job: str, cron: str) -> CheckResu
 def _job(text: str, job: str) -> object:
     """`jobs.<job>` as parsed, or a string saying why there is none."""
     try:
-        doc = yaml.safe_load(text) or {}
+        with reading("the YAML"):
+            doc = bounded(yaml.safe_load(text), "the YAML") or {}
     except yaml.YAMLError:
         return "<not valid YAML>"
+    except AgentArtefactError:
+        return "<too deep or too large to read>"
     jobs = doc.get("jobs") if isinstance(doc, dict) else None
     return jobs.get(job, "<missing>") if isinstance(jobs, dict) else "<no jobs>"
 

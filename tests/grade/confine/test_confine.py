@@ -197,3 +197,112 @@ def test_where_execution_is_deferred_no_agent_code_starts(
 def test_the_environment_is_built_from_an_allowlist(planted: dict[str, str]) -> None:
     env = launch.environment(Path("/tmp/x"), {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
     assert not set(env) & set(planted) and json.dumps(env).count("canary") == 0
+
+
+# ---------------------------------------------------------------- #38: environment, IPC, namespaces, limits
+
+PROBE = """import ctypes, json, multiprocessing, os, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+NR = {
+    "x86_64": dict(shmget=29, msgget=68, semget=64, mq_open=240, unshare=272, setns=308, clone=56),
+    "aarch64": dict(shmget=194, msgget=186, semget=190, mq_open=180, unshare=97, setns=268, clone=220),
+}[os.uname().machine]
+def call(name, *args):
+    number = 435 if name == "clone3" else NR[name]
+    return ctypes.get_errno() if libc.syscall(number, *args) < 0 else 0
+def square(x):
+    return x * x
+out = {"env": os.environ.get("EVALS_TEST_EXTRA")}
+out["refused"] = {
+    "shmget": call("shmget", 0, 4096, 0o1600), "msgget": call("msgget", 0, 0o1600),
+    "semget": call("semget", 0, 1, 0o1600), "mq_open": call("mq_open", b"/q", 0o100 | 2, 0o600, None),
+    "unshare(CLONE_NEWUSER)": call("unshare", 0x10000000),
+    "unshare(CLONE_NEWIPC)": call("unshare", 0x08000000),
+    "setns": call("setns", 0, 0), "clone(CLONE_NEWUSER)": call("clone", 0x10000000 | 17, 0, 0, 0, 0),
+    "clone3": call("clone3", 0, 0),
+}
+out["subprocess"] = subprocess.run([sys.executable, "-c", "print(1)"], capture_output=True).stdout.decode()
+worker = multiprocessing.get_context("fork").Process(target=square, args=(2,))
+worker.start()
+worker.join()
+out["process"] = worker.exitcode
+try:
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        out["pool"] = pool.map(square, [1, 2, 3])
+except OSError as exc:
+    out["pool"] = exc.errno
+print(json.dumps(out))
+"""
+
+
+def run_confined(files: dict[str, str], argv: list[str], **kw: object) -> str:
+    import subprocess
+
+    with launch.Confinement.start(files, argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, **kw) as c:  # type: ignore[arg-type]
+        out, _ = c.proc.communicate(timeout=120)
+    return out.decode()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_no_ipc_object_or_namespace_and_the_extras_arrive_in_every_mode(
+    mode: Mode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SysV IPC and message queues would outlive the run where there is no IPC namespace; a user
+    namespace would give the program every capability back; the launcher's additions
+    (PYTEST_DISABLE_PLUGIN_AUTOLOAD) must reach the program under bubblewrap's --clearenv too. And
+    the ordinary tools still work: subprocess, fork, multiprocessing (clone3 is ENOSYS, so libc
+    falls back to clone)."""
+    forced(monkeypatch, mode)
+    out = run_confined({"p.py": PROBE}, [launch.PYTHON, "-I", "p.py"], env={"EVALS_TEST_EXTRA": "reached"})
+    seen = json.loads(out.strip().splitlines()[-1])
+    assert seen["env"] == "reached"
+    assert seen["refused"] == {
+        name: 38 if name == "clone3" else 1 for name in seen["refused"]
+    }  # ENOSYS, EPERM
+    assert seen["subprocess"] == "1\n" and seen["process"] == 0
+    # Landlock allows no write to the host's /dev/shm (shared with every process): no semaphores there.
+    assert seen["pool"] == ([1, 4, 9] if mode != "landlock" else 13)
+
+
+def test_the_seccomp_filter_names_every_call_on_both_architectures() -> None:
+    from evals.grade.confine import inside
+
+    for machine, numbers in inside.ARCH.items():
+        named = {"clone", "unshare", "setns", *inside.IPC_CALLS}
+        assert named <= set(numbers), machine
+        calls = {k: v for k, v in numbers.items() if k != "audit"}
+        assert len(set(calls.values())) == len(calls), machine  # no two calls share a number
+        program = inside.seccomp_program(machine, deny_sockets=True)
+        assert all(0 <= jt < 256 and 0 <= jf < 256 for _, jt, jf, _ in program)
+        assert {k for _, _, _, k in program} >= {numbers[n] for n in named} | {inside.CLONE3}
+
+
+def binds_nproc(mode: Mode) -> bool:
+    """The kernel never applies RLIMIT_NPROC to uid 0: it binds where the program's real uid is another."""
+    return os.geteuid() != 0 or mode == "bwrap-root"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_fork_bomb_is_bounded_where_the_process_limit_binds(
+    mode: Mode, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    forced(monkeypatch, mode)
+    if not binds_nproc(mode):
+        pytest.skip(
+            f"as root, RLIMIT_NPROC does not bind in mode {mode} (docs/security.md): the timeout ends it"
+        )
+    bomb = (
+        "import os, time\nmade = 0\ntry:\n    while made < 5000:\n        if os.fork() == 0:\n"
+        "            time.sleep(60)\n            os._exit(0)\n        made += 1\nexcept OSError as exc:\n"
+        "    print('refused after', made, exc.errno)\n"
+    )
+    out = run_confined({"b.py": bomb}, [launch.PYTHON, "-I", "b.py"], limits=launch.Limits(processes=40))
+    assert "refused after" in out and out.split()[-1] == "11", out  # EAGAIN
+    assert int(out.split()[-2]) <= 40
+
+
+def test_the_process_limit_counts_what_the_uid_runs_already() -> None:
+    limit = launch.Limits(processes=10).rlimits(os.getuid())["RLIMIT_NPROC"]
+    assert limit >= 10 + 1  # this process at least
+    assert launch.Limits(processes=10).rlimits(launch.NOBODY)["RLIMIT_NPROC"] >= 10

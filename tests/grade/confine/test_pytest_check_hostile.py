@@ -8,13 +8,16 @@ into passes, a `pytest.ini` that collects nothing, a test that exits 0 before py
 
 from __future__ import annotations
 
+import os
 import uuid
 from pathlib import Path
 
 import pytest
 
 from evals.grade.checks import VOCABULARY
+from evals.grade.confine import launch
 from evals.grade.confine.launch import chosen_mode
+from evals.grade.confine.policy import MODES, Mode
 from evals.grade.registry import CheckResult, GradeContext
 from evals.scenario.load import load_scenario
 from evals.scenario.model import Scenario
@@ -110,3 +113,33 @@ def test_a_test_file_that_steals_secrets_gets_nothing_out(
         assert listener.heard() == b""
         assert (run_dir / "results.jsonl").read_text(encoding="utf-8") == ""
         assert script.read_text(encoding="utf-8") == "echo clean\n"
+
+
+# The resource limits (#38): a test file that exhausts one fails the check (the run fails, or ends
+# without a report), in every mode; it is never an infrastructure error or an unscored part.
+EXHAUST = {
+    "memory": "BALLAST = bytearray(8 << 30)\n",
+    "file-size": (
+        "with open('big.bin', 'wb') as f:\n    for _ in range(100):\n        f.write(b'x' * (1 << 20))\n"
+    ),
+    "open-files": "HANDLES = [open('tests/test_borderline.py') for _ in range(5000)]\n",
+    "processes": (
+        "import os, time\nfor _ in range(5000):\n    if os.fork() == 0:\n"
+        "        time.sleep(30)\n        os._exit(0)\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("what", EXHAUST)
+def test_a_test_file_that_exhausts_a_limit_fails_the_check(
+    scenario: Scenario, monkeypatch: pytest.MonkeyPatch, mode: Mode, what: str
+) -> None:
+    if not launch.available(mode):
+        pytest.skip(f"confinement mode {mode} does not work on this machine")
+    if what == "processes" and os.geteuid() == 0 and mode != "bwrap-root":
+        pytest.skip(f"as root, RLIMIT_NPROC does not bind in mode {mode} (docs/security.md)")
+    monkeypatch.setenv("EVALS_CONFINE", mode)
+    result = check(scenario, {"tests/test_borderline.py": EXHAUST[what] + HONEST})
+    assert not result.passed, result.detail
+    assert "fails on the agent's code" in result.detail or "without a test report" in result.detail

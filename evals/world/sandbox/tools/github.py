@@ -330,6 +330,12 @@ def create_or_update_file(world: World, p: CreateOrUpdateFile) -> dict[str, Any]
         )
     if current is None and p.sha:
         raise ToolError(f"Not Found: {path} does not exist on {branch}")
+    if current is None:  # a name is a file or a folder, never both (git's tree, any checkout)
+        parents = ["/".join(path.split("/")[:i]) for i in range(1, path.count("/") + 1)]
+        if clash := next((d for d in parents if d in head.tree), None):
+            raise ToolError(f"Invalid path: {clash} is a file, so {path} cannot be created under it")
+        if any(other.startswith(path + "/") for other in head.tree):
+            raise ToolError(f"Invalid path: {path} is a directory")
     files = files_at(repo, head)
     files[path] = text
     commit = add_commit(repo, [head.sha], files, p.message, p.author__name or "agent", world.tick())

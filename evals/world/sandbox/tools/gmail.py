@@ -34,6 +34,11 @@ from evals.world.sandbox.model import Message, World
 from evals.world.sandbox.tools.base import Params, Toolkit
 from evals.world.toolset import ToolError
 
+# Gmail sends a message of at most 25 MB, headers, body and attachments together (Gmail Help, "Send
+# attachments with your Gmail message": "You can send up to 25 MB in attachments"; a larger one is
+# refused). The sandbox has no attachments, so the subject and the body count.
+MAX_MESSAGE_BYTES = 25 * 1024 * 1024
+
 TOOLS = Toolkit("gmail")
 tool = TOOLS.tool
 
@@ -341,6 +346,12 @@ def _deliver(
     for address in [*to, *cc]:
         if "@" not in address:
             raise ToolError(f"Invalid To header: {address!r}")
+    try:
+        size = len(subject.encode("utf-8")) + len(body.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ToolError(f"Invalid message: not valid UTF-8 ({exc.reason})") from exc
+    if size > MAX_MESSAGE_BYTES:
+        raise ToolError(f"Message too large: {size} bytes; Gmail sends at most {MAX_MESSAGE_BYTES}")
     stamp = world.tick()
     message_id = world.make_id("sent", world.clock)
     message = Message(

@@ -656,6 +656,8 @@ def create_page(world: World, p: CreatePage) -> dict[str, Any]:
     """Create a page under a parent page (or a row in a database), empty or with Markdown content."""
     if not p.title.strip():
         raise ToolError("title must not be empty")
+    if len(p.title) > MAX_TEXT:  # the title is one rich text object: Notion's request limits
+        raise ToolError(f"title: text.content is longer than {MAX_TEXT} characters")
     parent, database_id = _parent(world, p.parent_id)
     stamp = world.tick()
     page = Page(

@@ -19,7 +19,11 @@ from evals.world.outcome import DATABASE, Block
 from evals.world.sandbox.model import Column, Database, Page, World
 from evals.world.toolset import ToolError
 
-MAX_TEXT = 2000  # Notion's limit per text.content
+# Notion's request size limits (developers.notion.com/reference/request-limits): a rich text
+# object's text.content at most 2000 characters, any array of rich text objects at most 100 elements;
+# a request beyond either is a 400 validation_error.
+MAX_TEXT = 2000
+MAX_RICH_TEXT_ITEMS = 100
 ANNOTATIONS = {
     "bold": False,
     "code": False,
@@ -57,6 +61,8 @@ def plain(value: Any) -> str:
     """The text of a rich text array; anything else (a bare string included) is refused, as Notion does."""
     if not isinstance(value, list):
         raise ToolError("rich_text must be an array of rich text objects ({text: {content}}), not a string")
+    if len(value) > MAX_RICH_TEXT_ITEMS:
+        raise ToolError(f"rich_text has {len(value)} elements; at most {MAX_RICH_TEXT_ITEMS} are allowed")
     out = []
     for item in value:
         text = item.get("text") if isinstance(item, dict) else None
