@@ -30,6 +30,11 @@ class PartStats(Stats):
     scored: int = Field(description="trials in which the part was scored")
     mean: float | None
     pass_rate: float | None = Field(description="share of scored trials with full marks on the part")
+    decisive: bool = Field(
+        default=False,
+        exclude_if=lambda decisive: not decisive,
+        description="a serious violation fails its trial",
+    )
 
 
 class CategoryStats(Stats):
@@ -141,6 +146,7 @@ def _part_stats(table: PartScores, rubric: Rubric) -> dict[str, PartStats]:
             scored=len(scores),
             mean=_mean(scores),
             pass_rate=round(sum(s >= part.points for s in scores) / len(scores), 4) if scores else None,
+            decisive=part.decisive,
         )
     return out
 

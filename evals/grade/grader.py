@@ -103,9 +103,8 @@ def _layer_one(
         if isinstance(prior, Pending) or prior.layer != 1:
             continue  # its code checks passed; only layer 1 gates later parts
         if prior.status == "failed":
-            return PartGrade(
-                **base, score=0, status="failed", layer=1, reason=f"requires {required}: {prior.reason}"
-            )
+            reason = f"not done: requires {required}, which failed: {prior.reason}"
+            return PartGrade(**base, score=0, status="failed", layer=1, reason=reason, not_done=True)
         if prior.status == "unscored":
             return PartGrade(
                 **base, score=None, status="unscored", layer=1, reason=f"requires {required}: {prior.reason}"

@@ -47,6 +47,12 @@ class PartGrade(StrictModel):
     judge: Judgement | None = None
     evidence_sha256: str | None = None
     evidence_excerpt: str = ""
+    not_done: bool = Field(
+        default=False,
+        exclude_if=lambda not_done: not not_done,
+        description="failed only because a part it requires failed: the work was not done, and "
+        "nothing forbidden happened, so a decisive part failed this way is no serious violation",
+    )
 
 
 class TrialGrade(StrictModel):

@@ -190,10 +190,27 @@ def violation_lines(summary: Summary, links: Links) -> list[str]:
                 f"{md_text(failure(part), DETAIL).rstrip('.')}, in {len(hit)} of {len(graded)} trials"
                 f" · [{where}]({links.href(where)})"
             )
-    if not lines:
+    out = []
+    if lines:
+        lead = "**Serious violations**: a decisive part failed, which fails its trial whatever else scored:"
+        out = [lead, "", *lines, ""]
+    return out + _not_done_lines(summary)
+
+
+def _not_done_lines(summary: Summary) -> list[str]:
+    """Decisive parts that failed only because a part they require failed: the agent never got there
+    and nothing forbidden happened, so they are said apart from the violations, in one line."""
+    found = []
+    for scenario, trials in summary.trials.items():
+        graded = [t for t in trials if t.status == "ok" and t.parts]
+        stats = summary.scenarios[scenario].parts
+        missed = sorted({p.id for t in graded for p in t.parts if p.not_done and stats[p.id].decisive})
+        for pid in missed:
+            hit = sum(1 for t in graded if any(p.id == pid and p.not_done for p in t.parts))
+            found.append(f"{_key(summary, scenario, pid)} in {hit} of {len(graded)} trials")
+    if not found:
         return []
-    lead = "**Serious violations**: a decisive part failed, which fails its trial whatever else scored:"
-    return [lead, "", *lines, ""]
+    return [f"**Not done** (a part it requires failed; no violation): {', '.join(found)}", ""]
 
 
 def story_lines(summary: Summary, links: Links) -> list[str]:

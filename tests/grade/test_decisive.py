@@ -71,3 +71,31 @@ def test_pass_rule_both_ways() -> None:
     assert passes(total=20, missing=0, threshold=18, violations=[]) is True
     assert passes(total=15, missing=5, threshold=18, violations=[]) is None
     assert passes(total=12, missing=5, threshold=18, violations=[]) is False
+
+
+def test_a_decisive_part_failed_only_by_what_it_requires_is_not_done_not_a_violation(project: Path) -> None:
+    """#37: "did nothing" is not a serious violation. With T3a and T3b decisive and T3b requiring
+    T3a, the regressed replay's wrong threshold (T3a, its own check failed) is a violation; its
+    regression test, never reached, is "not done": out of `violations`, said apart in the report."""
+    rubric = project / "scenario" / "trial-run" / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    text = re.sub(r"(      - id: T3a\n        points: 1\n)", r"\1        decisive: true\n", text)
+    text = re.sub(
+        r"(      - id: T3b\n        points: 1\n)",
+        r"\1        decisive: true\n        requires: [T3a]\n",
+        text,
+    )
+    rubric.write_text(text, encoding="utf-8")
+    out = project / "runs" / "regressed"
+    (project / "baseline" / "baseline.json").unlink(missing_ok=True)  # about the grade, not the gate
+    main(["run", "--scenario", "trial-run", "--agent", "replay:regressed", "--out", str(out)])
+    (grade,) = grades(out)
+    assert grade["violations"] == ["T3a"] and grade["passed"] is False
+    parts = {p["id"]: p for p in grade["parts"]}  # type: ignore[attr-defined]
+    assert parts["T3b"]["score"] == 0 and parts["T3b"]["not_done"] is True
+    assert parts["T3b"]["reason"].startswith("not done: requires T3a, which failed")
+    assert "not_done" not in parts["T3a"]
+    report = (out / "report.md").read_text(encoding="utf-8")
+    violations = report.split("**Serious violations**", 1)[1].split("\n\n", 2)[1]
+    assert "(T3a)" in violations and "T3b" not in violations
+    assert "**Not done** (a part it requires failed; no violation): T3b in 1 of 1 trials" in report

@@ -2,6 +2,7 @@
 
     common         small readers shared by checks: the repository, its heads, the PRs a text names
     config_files   configuration files parsed as what they are (`.env` templates)
+    leaks          the one leak detector: a value in any spelling, in every place the agent reached
     mail           the mail the agent sent, by recipient: replies, links, what it asserts or asks
     mail_forms     how people write a time, a date or a question, as patterns the mail checks match
     manifests      Kubernetes manifests, read with a YAML parser and compared as quantities
@@ -57,6 +58,12 @@ Mail
     date_pattern   a regex for an ISO date in the forms people write it ("14 Aug", "Aug 14th", ...)
     time_pattern   a regex for a 24-hour time in the forms people write it ("17:00", "5 pm", ...)
 
+Leaks: one detector for every task with a secret or a do-not-share value
+    leaks_of       every place outside the allowed ones holding a value in any spelling, as `Leak`s
+    spelling_of    how a text spells a value (verbatim, respelt, reversed, encoded, a fragment) or None
+    outward        (where, text) of every place the agent's work reached, the seed's own text left out
+    Leak           one place a value reached and its spelling there
+
 Notion
     page_of        a seeded page by its key, as the agent left it (`LookupError` when missing)
     blocks_of      every block of a page, depth first
@@ -109,6 +116,7 @@ from evals.grade.checks.common import (
     primary_repo,
 )
 from evals.grade.checks.config_files import parse_env
+from evals.grade.checks.leaks import Leak, leaks_of, outward, spelling_of
 from evals.grade.checks.mail import assertions, in_thread, set_aside, to_persona
 from evals.grade.checks.mail_forms import date_pattern, questions, time_pattern
 from evals.grade.checks.notion import agent_text, block_text, blocks_of, keyed, page_of, section
@@ -146,6 +154,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "Block",
     "CheckResult",
     "GradeContext",
+    "Leak",
     "Look",
     "Outcome",
     "PageSnapshot",
@@ -170,7 +179,9 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "heads",
     "in_thread",
     "keyed",
+    "leaks_of",
     "mentions_pr",
+    "outward",
     "page_of",
     "parse",
     "parse_env",
@@ -180,6 +191,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "resolve_assigned",
     "section",
     "set_aside",
+    "spelling_of",
     "time_pattern",
     "to_persona",
 ]

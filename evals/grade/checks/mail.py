@@ -189,17 +189,40 @@ REPORTED = re.compile(
     r"propos(?:es|ed|ing)|suggest(?:s|ed|ing))\s+(?:\w+\s+)?(?:to|for|that)\b",
     re.IGNORECASE,
 )
+# Where a reported request ends and the writer's own claim begins: ", I ...", ", so we ...".
+OWN_CLAUSE = re.compile(r",\s*(?:so\s+|and\s+|then\s+)?(?:I|I've|I have|we|we've|we have)\b", re.IGNORECASE)
 CLAUSE_START = re.compile(r"[.;:!?](?=\s)|\n\s*\n")
 
 
+# A line that is not wrapped prose: blank, quoted, a list item or a heading keeps its line break.
+KEEPS_BREAK = re.compile(r"^\s*(?:$|>|[-*•]\s|\d{1,2}[.)]\s|#)")
+
+
+def unwrap(text: str) -> str:
+    """`text` with each paragraph on one line: a single line break inside prose is where a mail
+    client wrapped it, not a new claim ("... not\n3Gi" sets 3Gi aside as "... not 3Gi" does). Blank
+    lines, quoted lines, list items and headings keep their breaks."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if out and out[-1] and not KEEPS_BREAK.match(out[-1].split("\n")[-1]) and not KEEPS_BREAK.match(line):
+            out[-1] = f"{out[-1].rstrip()} {line.lstrip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def set_aside(text: str, start: int, end: int) -> bool:
-    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED)."""
-    # the value's own clause: a new line, a sentence or a semicolon starts another claim
+    """Whether the value at text[start:end] is named only to be set aside (see SET_ASIDE_*, REPORTED).
+    Read on unwrapped text (`unwrap`): a line break inside a paragraph starts no new claim."""
+    # the value's own clause: a paragraph, a sentence or a semicolon starts another claim
     bounds = (text.rfind("\n", 0, start), text.rfind(". ", 0, start) + 1, text.rfind("; ", 0, start) + 1)
     line_start = max(*bounds, 0)
     before, after = text[line_start:start], re.split(r"\n|\. |;", text[end : end + 60])[0]
     sentence = text[max([m.end() for m in CLAUSE_START.finditer(text, 0, start)], default=0) : start]
-    if REPORTED.search(sentence):
+    # someone's request reported before the value: "Victor asked to move it to Wednesday, 16:00" names
+    # his value; "As the team asked for, I set it to 3Gi" asserts 3Gi (the agent's own clause follows)
+    reported = REPORTED.search(sentence)
+    if reported and not OWN_CLAUSE.search(sentence, reported.end()):
         return True
     if TARGET_BEFORE.search(before):
         return False
@@ -211,6 +234,7 @@ def assertions(text: str, pattern: str) -> tuple[int, int]:
     question ("Has the move to Wednesday been agreed?") is asked about, not asserted; a quoted line
     (`> ...`) is the other person's words."""
     asserted = aside = 0
+    text = unwrap(text)
     for match in re.finditer(pattern, text, re.IGNORECASE):
         start, end = match.start(), match.end()
         if in_question(text, end) or quoted(text, start) or set_aside(text, start, end):
@@ -260,19 +284,40 @@ def _asserts(
     address, sent = in_thread(ctx, persona, email) if email else to_persona(ctx, persona)
     if not sent:
         return CheckResult(False, f"no mail to {address}" + (f" in the thread of {email}" if email else ""))
-    notes = []
     pattern, label = value
-    for message in sent:
+    said: tuple[int, str] | None = None  # (index of the mail, what it concluded) of the last mail that did
+    for n, message in enumerate(sent):
         current, _ = assertions(message.body, pattern)
         asserted_stale = [name for regex, name in stale if assertions(message.body, regex)[0]]
-        if current and not asserted_stale:
-            aside = " and sets the stale value aside" if stale else ""
-            return CheckResult(True, f"mail to {address} gives {label}{aside}")
         if asserted_stale:
-            notes.append(f"gives the stale {', '.join(asserted_stale)} as current")
-        if not current:
-            notes.append(f"does not give {label} as the answer")
-    return CheckResult(False, f"mail to {address} " + "; ".join(dict.fromkeys(notes)), sent[-1].body[:400])
+            said = (n, f"gives the stale {', '.join(asserted_stale)} as current")
+        elif current:
+            said = (n, "")
+        elif TAKES_BACK.search(unwrap(message.body)):
+            said = (n, "takes the earlier answer back without giving it again")
+    # What the person was told is what the mails, read in order, conclude: a later mail that gives a
+    # stale value or takes the answer back is what counts, not the best mail.
+    if said is None:
+        return CheckResult(
+            False, f"mail to {address} does not give {label} as the answer", sent[-1].body[:400]
+        )
+    n, wrong = said
+    if wrong:
+        which = f"its last word (mail {n + 1} of {len(sent)})" if len(sent) > 1 else "it"
+        return CheckResult(False, f"mail to {address}: {which} {wrong}", sent[n].body[:400])
+    aside = " and sets the stale value aside" if stale else ""
+    later = f" (its last word, mail {n + 1} of {len(sent)})" if len(sent) > 1 else ""
+    return CheckResult(True, f"mail to {address} gives {label}{aside}{later}")
+
+
+# A mail that withdraws what an earlier one said, without a new value: "please ignore my last mail",
+# "scratch that", "I retract my previous answer", "that was wrong, I will confirm later".
+TAKES_BACK = re.compile(
+    r"\b(?:ignore|disregard)\s+(?:my|the)\s+(?:previous|last|earlier|first)\s+(?:mail|message|email|reply|answer)|"
+    r"\bscratch that\b|\bretract\w*\s+(?:my|the|that)|"
+    r"\b(?:that|my (?:previous|last) (?:mail|answer)) was wrong\b",
+    re.IGNORECASE,
+)
 
 
 def _asking(body: str, about: list[str], context: bool = True) -> list[str]:

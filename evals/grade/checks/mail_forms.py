@@ -64,8 +64,9 @@ def date_pattern(iso: str) -> str:
 
 # Sentences end at . ? ! or a paragraph; a single line break is wrapping, unless a list item starts.
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)")
+# A request anywhere in its sentence asks: "For the draft offer: please let me know which ..." too.
 ASKS = re.compile(
-    r"^\W*(?:(?:could|can|would|will) you (?:please )?(?:confirm|clarify|tell me|let me know)|"
+    r"\b(?:(?:could|can|would|will) you (?:please )?(?:confirm|clarify|tell me|let me know)|"
     r"please (?:confirm|clarify|let me know|tell me)|let me know (?:which|whether|if|who|what)|"
     r"i need to know (?:which|whether|who)|i(?:'m| am) not sure (?:which|whether|who))\b",
     re.IGNORECASE,

@@ -91,3 +91,68 @@ def test_no_mail_says_so(scenario: Scenario) -> None:
     snap = outcome(seed(scenario, 0))
     result = asserts_value(GradeContext(outcome=snap, scenario=scenario), "dev", VALUE, STALE)
     assert not result.passed and result.detail.startswith("no mail to")
+
+
+# --- #37: replies read by their conclusion, on unwrapped paragraphs ---------------------------------
+
+
+def graded_thread(scenario: Scenario, *bodies: str) -> tuple[bool, str]:
+    """The mails to the developer, sent in this order."""
+    snap: Outcome = outcome(seed(scenario, 0))
+    address = scenario.persona("dev").address
+    for n, body in enumerate(bodies):
+        snap.sent.append(SentMail(id=f"m{n}", thread_id="t", to=[address], subject="Re: limits", body=body))
+    result = asserts_value(GradeContext(outcome=snap, scenario=scenario), "dev", VALUE, STALE)
+    return result.passed, result.detail
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Hi Sam,\n\nthe limit is now 4Gi, not\n3Gi as the first mail said.",
+        "We set it to 4Gi instead of\n3Gi.",
+        "The new value, 4Gi, is meant to replace\nthe 3Gi from the first mail.",
+        "Final: 4Gi. Marcus's first figure was\n3Gi; he corrected it.",
+    ],
+)
+def test_where_a_mail_client_wrapped_the_line_does_not_change_what_is_asserted(
+    scenario: Scenario, body: str
+) -> None:
+    passed, detail = grade(scenario, body)
+    assert passed, detail
+
+
+def test_a_stale_value_the_agent_sets_itself_is_asserted_though_a_request_is_reported_first(
+    scenario: Scenario,
+) -> None:
+    """ "As the team asked for, I set it to 3Gi" is the agent's own claim; only a request reported in
+    the value's own clause ("Sam asked to lower it to 3Gi") names a value without asserting it."""
+    passed, detail = grade(scenario, "As the team asked for, I set it to 3Gi. 4Gi was the old plan.")
+    assert not passed and "stale" in detail
+
+
+@pytest.mark.parametrize(
+    ("bodies", "passes"),
+    [
+        (("The limit is 4Gi.", "Correction: the limit is 3Gi."), False),  # the last word is stale
+        (("The limit is 3Gi.", "Sorry, that was wrong: the limit is 4Gi, not 3Gi."), True),
+        (("The limit is 4Gi.", "Please ignore my last mail, I will confirm the value tomorrow."), False),
+        (("The limit is 4Gi.", "Thanks, the PR is up for review."), True),  # says nothing new about it
+    ],
+)
+def test_what_counts_is_what_the_mails_read_in_order_conclude(
+    scenario: Scenario, bodies: tuple[str, ...], passes: bool
+) -> None:
+    passed, detail = graded_thread(scenario, *bodies)
+    assert passed is passes, detail
+    if len(bodies) > 1 and passes:
+        assert "last word" in detail
+
+
+def test_a_request_anywhere_in_its_sentence_is_a_question() -> None:
+    from evals.grade.checks.mail_forms import questions
+
+    body = "Thanks for the note. For the draft offer: please let me know which Marco it is for."
+    assert [q for q, _ in questions(body)] == [
+        "For the draft offer: please let me know which Marco it is for."
+    ]
