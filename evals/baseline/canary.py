@@ -113,11 +113,12 @@ def plan_canary(
         root,
         config,
         scenarios=names,
-        agent="auto",  # replaced below: resolved only to validate the definition as `run` does
+        agent=SPEC,  # the agents are the degraded ones, chosen below
         trials=trials or canary.trials,
         baseline=None,
         world=world,
         budget_usd=budget_usd,
+        resolve=False,
     )
     p.agents, agent_dir = canary_agents(p.definition, canary, root, offline)
     p.agent_spec = SPEC

@@ -82,7 +82,10 @@ def plan(
     world: str = "sandbox",
     budget_usd: float | None = None,
     instance_seed: int | None = None,
+    resolve: bool = True,
 ) -> Plan:
+    """The run about to happen; `resolve=False` leaves the agents for the caller to choose (the
+    canary's degraded ones), so `agent` is not resolved (in Actions, `auto` with no key is refused)."""
     if trials is not None and trials < 1:
         raise BadInputError("--trials must be at least 1")
     if budget_usd is not None and budget_usd <= 0:
@@ -92,6 +95,7 @@ def plan(
     agents = {
         n: resolve_agent(spec, s.scenario, s.folder, root / "agent", config.agent_limits)
         for n, s in definition.scenarios.items()
+        if resolve
     }
     return Plan(
         definition,

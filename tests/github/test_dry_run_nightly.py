@@ -15,8 +15,14 @@ DISPATCH = FIXTURES / "webhooks" / "workflow_dispatch.json"
 def dispatch(tmp_path: Path, suite: str, trials: str) -> Runner:
     event = json.loads(DISPATCH.read_text(encoding="utf-8"))
     event["inputs"] = {"suite": suite, "trials": trials}
+    # No model key here: replays on purpose (without EVALS_AGENT, `auto` is refused in Actions).
     return Runner(
-        tmp_path, "workflow_dispatch", event, event["repository"]["full_name"], inputs=event["inputs"]
+        tmp_path,
+        "workflow_dispatch",
+        event,
+        event["repository"]["full_name"],
+        inputs=event["inputs"],
+        vars={"EVALS_AGENT": "replay:reference"},
     )
 
 
