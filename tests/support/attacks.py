@@ -61,16 +61,26 @@ for target in {list(targets)!r}:
     except OSError:
         pass
 try:
+    # the pipe's write end is close-on-exec: reading it to its end returns once the daemon has
+    # exec'd (and so carries the marker), so whoever looks for it next finds it, however loaded
+    # the machine is
+    ready, done = os.pipe()
     if os.fork() == 0:
-        try:
-            os.setsid()
-        except OSError:
-            pass
-        if os.fork() == 0:
-            forever = "import time\\nwhile True: time.sleep(1)"
-            os.execv(sys.executable, [sys.executable, "-c", forever, {marker!r}])
-        os._exit(0)
+        try:  # the child and its child never return into the importing worker, whatever fails
+            os.close(ready)
+            try:
+                os.setsid()
+            except OSError:
+                pass
+            if os.fork() == 0:
+                forever = "import time\\nwhile True: time.sleep(1)"
+                os.execv(sys.executable, [sys.executable, "-c", forever, {marker!r}])
+        finally:
+            os._exit(0)
+    os.close(done)
     os.wait()
+    os.read(ready, 1)
+    os.close(ready)
 except OSError:
     pass
 """

@@ -28,11 +28,7 @@ def scenario() -> Scenario:
 
 
 def grade(scenario: Scenario, body: str) -> tuple[bool, str]:
-    snap: Outcome = outcome(seed(scenario, 0))
-    address = scenario.persona("dev").address
-    snap.sent.append(SentMail(id="m", thread_id="t", to=[address], subject="Re: limits", body=body))
-    result = asserts_value(GradeContext(outcome=snap, scenario=scenario), "dev", VALUE, STALE)
-    return result.passed, result.detail
+    return graded_thread(scenario, body)
 
 
 @pytest.mark.parametrize(
