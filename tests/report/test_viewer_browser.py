@@ -128,7 +128,8 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     assert "fix: raise moderation threshold" in (call.locator(".args-view").text_content() or "")
     call.locator("details.raw > summary").click()
     args = call.locator("pre.args")
-    assert args.is_visible() and '"title": "fix: raise moderation threshold"' in (args.text_content() or "")
+    args.wait_for(state="visible")  # built by the toggle event, which fires after the click returns
+    assert '"title": "fix: raise moderation threshold"' in (args.text_content() or "")
 
     # a criterion anchor (#trial-run/1/T1: parts T1a and T1b) opens the other trial at its first part
     page.evaluate("location.hash = '#trial-run/1/T1'")
