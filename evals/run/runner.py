@@ -50,6 +50,8 @@ class Plan:
     budget_usd: float | None = None
     # Per scenario, when allocation by measured noise plans it fewer than `trials` (evals/gate/allocate.py)
     scenario_trials: dict[str, int] = field(default_factory=dict)
+    # `--trials` (or EVALS_TRIALS) was given: that k is what runs; allocation is for the default only
+    explicit_trials: bool = False
 
     def planned(self, name: str) -> int:
         """Trials scenario `name` plans: its allocation, else the run's k."""
@@ -105,6 +107,7 @@ def plan(
         concurrency or config.concurrency,
         make_backend(world),
         budget_usd if budget_usd is not None else config.budget.usd,
+        explicit_trials=trials is not None,
     )
 
 

@@ -28,16 +28,26 @@ def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         finish_it = f", or finish that run with `evals run --resume {out}`" if rd.is_run() else ""
         raise BadInputError(f"--out {out}: already exists and is not empty; --out names a new run{finish_it}")
-    if not trial_slice:
+    if not trial_slice and not p.explicit_trials:
         allocate(p)  # a quiet scenario starts at one trial (evals/gate/allocate.py); never for a shard
     meta = run_meta(p)
     indices = slice_trials(trial_slice, p.trials) if trial_slice else None
     meta.trial_slice = trial_slice
     rd.write_meta(meta)
-    print(f"Running {', '.join(p.scenarios)} × {p.trials} with {meta.agent} → {out}", file=sys.stderr)
+    print(
+        f"Running {', '.join(p.scenarios)} × {p.trials}{_quiet(p)} with {meta.agent} → {out}", file=sys.stderr
+    )
     print(cost_estimate(p), file=sys.stderr)
     run_to_verdict(p, rd, meta, indices)
     return finish(p.definition, rd, meta)
+
+
+def _quiet(p: Plan) -> str:
+    """The scenarios allocation starts below k, said beside k: the console says what runs."""
+    if not p.scenario_trials:
+        return ""
+    fewer = ", ".join(f"{n} × {k}" for n, k in sorted(p.scenario_trials.items()))
+    return f" ({fewer}: quiet in the baseline)"
 
 
 def cost_estimate(p: Plan) -> str:

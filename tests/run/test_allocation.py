@@ -4,8 +4,11 @@ never varied in the baseline starts at one trial and earns more only when a tria
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import ClassVar
+
+import pytest
 
 from evals.agents import AgentPrompts, AgentResult
 from evals.agents.resolve import resolve_agent
@@ -52,6 +55,13 @@ def _allocate(project: Path, on: bool) -> None:
     config.write_text(text.replace(f"allocate: {str(not on).lower()}", f"allocate: {str(on).lower()}"))
 
 
+def _default_trials(project: Path, k: int) -> None:
+    """evals.yaml's `trials`: allocation applies to the default k only; an explicit --trials runs."""
+    config = project / "evals.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^trials: \d+", f"trials: {k}", text))
+
+
 def _bless(project: Path) -> None:
     """A baseline of 4 trials of each (as the nightly's shards, which never allocate): board-move
     spreads, inbox-triage scores 3 every time."""
@@ -72,8 +82,9 @@ def _trials(out: Path) -> dict[str, list[int]]:
 
 def test_a_quiet_scenario_runs_one_trial_while_a_noisy_one_runs_k(project: Path) -> None:
     _bless(project)
+    _default_trials(project, 2)
     out = project / "runs" / "pr"
-    main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+    main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(out)])
     trials = _trials(out)
     assert trials["inbox-triage"] == [0]
     assert len(trials["board-move"]) >= 2
@@ -85,10 +96,11 @@ def test_a_quiet_scenario_runs_one_trial_while_a_noisy_one_runs_k(project: Path)
 
 def test_a_quiet_scenario_whose_trial_differs_joins_the_schedule(project: Path) -> None:
     _bless(project)
+    _default_trials(project, 2)
     NoisyHereQuietThere.odd = True
     try:
         out = project / "runs" / "odd"
-        main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+        main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(out)])
     finally:
         NoisyHereQuietThere.odd = False
     trials = _trials(out)
@@ -99,9 +111,33 @@ def test_a_quiet_scenario_whose_trial_differs_joins_the_schedule(project: Path) 
 def test_with_allocation_off_every_scenario_runs_k(project: Path) -> None:
     _bless(project)
     _allocate(project, on=False)
+    _default_trials(project, 2)
     out = project / "runs" / "off"
-    main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "2", "--out", str(out)])
+    main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(out)])
     assert len(_trials(out)["inbox-triage"]) >= 2
+
+
+def test_an_explicit_trials_is_what_runs(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """#39: `--trials 3` printed "× 3" and ran one trial of a scenario quiet in the baseline. Asked
+    for, k is what runs (the gate may still add trials at its looks); allocation is the default's."""
+    _bless(project)
+    out = project / "runs" / "asked"
+    main(["run", *SCENARIOS, "--agent", AGENT, "--trials", "3", "--out", str(out)])
+    trials = _trials(out)
+    assert trials["inbox-triage"][:3] == [0, 1, 2] and trials["board-move"][:3] == [0, 1, 2]
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["trials"] >= 3 and "scenario_trials" not in meta
+    assert "board-move, inbox-triage × 3 with" in capsys.readouterr().err
+
+
+def test_the_console_says_which_scenarios_start_at_one_trial(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _bless(project)
+    _default_trials(project, 2)
+    main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(project / "runs" / "default")])
+    err = capsys.readouterr().err
+    assert "board-move, inbox-triage × 2 (inbox-triage × 1: quiet in the baseline) with" in err
 
 
 def test_a_record_past_a_scenarios_allocation_is_not_a_planned_trial() -> None:
