@@ -1,5 +1,6 @@
 """The package's check vocabulary, and the one face a task's own checks import.
 
+    behaviour      the agent's package imported as the service would, in the confinement: values and calls
     common         small readers shared by checks: the repository, its heads, the PRs a text names
     config_files   configuration files parsed as what they are (`.env` templates)
     leaks          the one leak detector: a value in any spelling, in every place the agent reached
@@ -79,6 +80,11 @@ Code
     assigned_value  a name's value within one source text (its text when it cannot be resolved)
     parse_env      a `.env` file's NAME -> value, as python-dotenv reads it
 
+Behaviour: the package imported as the service would, in the confinement (a decisive part's verdict)
+    effective_value  a name's value after every module of its package ran its import-time code
+    call           a function's result, called with plain JSON arguments after the same imports
+    Observation    what one tree showed: the values and results, encoded, or the `error` that stopped it
+
 Reading what the agent wrote (evals/grade/artefact.py)
     reading        `with reading(what):` around a parser of the agent's bytes: too deep, too large or
                    unencodable becomes AgentArtefactError, which fails the check with the reason
@@ -106,7 +112,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from evals.grade.artefact import AgentArtefactError, bounded, reading
-from evals.grade.checks import config_files, mail, manifests, notion, python, repo, world
+from evals.grade.checks import behaviour, config_files, mail, manifests, notion, python, repo, world
+from evals.grade.checks.behaviour import Observation, call, effective_value
 from evals.grade.checks.common import (
     Look,
     at_some_changed_head,
@@ -129,7 +136,7 @@ if TYPE_CHECKING:
     from evals.grade.probes.runner import LAUNCHED, ProbeRequest, ProbeResult
     from evals.world.outcome import Block, Outcome, PageSnapshot, PullSnapshot, RepoSnapshot, SentMail
 
-MODULES = (config_files, mail, manifests, notion, python, repo, world)
+MODULES = (behaviour, config_files, mail, manifests, notion, python, repo, world)
 VOCABULARY = Registry.of_modules(MODULES)
 
 # Imported on first use (PEP 562): the outcome's pydantic models and the probe runner (with the
@@ -156,6 +163,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "GradeContext",
     "Leak",
     "Look",
+    "Observation",
     "Outcome",
     "PageSnapshot",
     "ProbeRequest",
@@ -172,9 +180,11 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "block_text",
     "blocks_of",
     "bounded",
+    "call",
     "changed_heads",
     "check",
     "date_pattern",
+    "effective_value",
     "evidence",
     "heads",
     "in_thread",

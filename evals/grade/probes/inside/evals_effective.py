@@ -1,0 +1,84 @@
+"""Runs inside the confinement: import a package as its service would, then read values and call functions.
+
+The grader's worker (evals/grade/confine/worker.py) imports this module with the head's tree and
+this folder on `sys.path` and calls `observe(spec)` once. A value in a Python file is what the
+running service sees only after every module of its package has run its import-time code: another
+module may rebind the constant (`rules.MFA_EXEMPT_ACCOUNTS = [...]`), mutate it, or replace the
+function that reads it. So `observe` puts the tree's import roots (the repository's `pythonpath`,
+e.g. `src`) first on `sys.path`, imports every module of each named package, then reads each
+named value and calls each named function with the given arguments, returning what it found as
+plain data; the grader compares (evals/grade/checks/behaviour.py). An exception while importing
+the agent's modules is returned as what it is: the service would not start.
+
+Standard library only, and nothing of `evals` (it is not on the path in here). The module's name
+is prefixed (`evals_`) so it cannot shadow a module of the agent's tree; the folder holds nothing
+else for the same reason.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+import sys
+from typing import Any
+
+MAX_ITEMS = 200
+REPR_CHARS = 200
+
+
+def encode(value: Any, depth: int = 0) -> dict[str, Any]:
+    """`value` as JSON: its type's name, its `repr`, and for plain data and collections the data
+    itself (`items` for a list, tuple, set or frozenset; a set's items in a stable order)."""
+    out: dict[str, Any] = {"type": type(value).__name__, "repr": repr(value)[:REPR_CHARS]}
+    if value is None or isinstance(value, bool | int | float | str):
+        out["value"] = value
+    elif depth < 4 and isinstance(value, list | tuple | set | frozenset):
+        items = list(value)[:MAX_ITEMS]
+        encoded = [encode(item, depth + 1) for item in items]
+        if isinstance(value, set | frozenset):
+            encoded.sort(key=lambda e: e["repr"])
+        out["items"] = encoded
+        out["length"] = len(value)
+    return out
+
+
+def _import_all(package: str) -> list[str]:
+    """Import `package` and every module under it, in a stable order; the names imported."""
+    top = importlib.import_module(package)
+    names = [package]
+    for info in sorted(
+        pkgutil.walk_packages(getattr(top, "__path__", []), package + "."), key=lambda i: i.name
+    ):
+        if info.name.rsplit(".", 1)[-1] in ("__main__",):
+            continue
+        importlib.import_module(info.name)
+        names.append(info.name)
+    return names
+
+
+def observe(spec: dict[str, Any]) -> dict[str, Any]:
+    """Import `spec["packages"]` whole (from `spec["roots"]`), then read `spec["values"]` ([module,
+    name] pairs) and make `spec["calls"]` ([module, function, args]); each as an encoded value or
+    `{"raised": "Type: message"}`. An import that raises ends the observation with `import_error`."""
+    for root in reversed(spec.get("roots", ["."])):
+        sys.path.insert(0, os.path.abspath(root))
+    imported: list[str] = []
+    try:
+        for package in spec.get("packages", []):
+            imported += _import_all(package)
+    except BaseException as exc:  # the agent's module may raise anything at import, SystemExit included
+        return {"imported": imported, "import_error": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+    values = []
+    for module, name in spec.get("values", []):
+        try:
+            values.append(encode(getattr(importlib.import_module(module), name)))
+        except BaseException as exc:
+            values.append({"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"})
+    calls = []
+    for module, function, args in spec.get("calls", []):
+        try:
+            calls.append(encode(getattr(importlib.import_module(module), function)(*args)))
+        except BaseException as exc:
+            calls.append({"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"})
+    return {"imported": imported, "values": values, "calls": calls}
