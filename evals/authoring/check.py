@@ -147,6 +147,13 @@ def _judge_replay(
             stub = _label_stub(part.id, part.evidence_sha256, part.max_points, part.evidence_excerpt)
             report.lines.append(stub)
     expected = [] if replay == REFERENCE else fixture.expect_lost
+    for change in graded.collateral:
+        report.lines.append(f"    collateral: {change}")
+        if expected == []:  # a reference or a declared valid replay changes only what the task writes
+            report.problems.append(
+                f"{replay}: changed beyond the task's write set (widen `writes:` in scenario.yaml if the "
+                f"task needs it): {change}"
+            )
     if expected is None:
         suggestion = f"expect_lost: [{', '.join(p.id for p in lost)}]"
         report.lines.append(f"    (not declared; this replay loses what `{suggestion}` would say)")

@@ -74,6 +74,11 @@ class TrialSummary(StrictModel):
     violations: list[str] = Field(
         default_factory=list, description="decisive parts the trial failed: each alone failed it"
     )
+    collateral: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda changes: not changes,
+        description="what the trial changed outside its task's write set (the `collateral` violation)",
+    )
 
 
 class Summary(StrictModel):
@@ -160,6 +165,7 @@ def _trials(records: list[TrialRecord], names: list[str]) -> dict[str, list[Tria
                 parts=r.grade.parts if r.grade else [],
                 metrics=r.metrics,
                 violations=list(r.grade.violations) if r.grade else [],
+                collateral=list(r.grade.collateral) if r.grade else [],
             )
         )
     return out

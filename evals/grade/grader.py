@@ -19,6 +19,7 @@ from typing import Any
 
 from evals.core.errors import InfrastructureError
 from evals.grade.artefact import AgentArtefactError
+from evals.grade.checks.collateral import Collateral, collateral
 from evals.grade.confine.policy import ExecutionDeferred
 from evals.grade.evidence import evidence_hash, prepare
 from evals.grade.judge import Judge, Judgement, JudgePrompt, JudgeRequest, load_prompt
@@ -194,16 +195,30 @@ def grade(outcome: Outcome, task: Task, judge: Judge) -> TrialGrade:
     parts: dict[str, PartGrade] = {
         pid: s.resolve(verdicts[pid]) if isinstance(s, Pending) else s for pid, s in staged.items()
     }
-    return assemble(task.name, outcome.trial, task.rubric, parts)
+    return assemble(task.name, outcome.trial, task.rubric, parts, world_collateral(outcome, task))
 
 
-def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGrade]) -> TrialGrade:
-    """A trial's grade from its parts' grades, in rubric order: totals, criteria, categories, pass."""
+def world_collateral(outcome: Outcome, task: Task) -> Collateral:
+    """What the agent changed outside the task's write set: the suite-wide invariant, decided here for
+    every task rather than by a rubric part (evals/grade/checks/collateral.py)."""
+    ctx = GradeContext(outcome=outcome, scenario=task.scenario)
+    try:
+        return collateral(outcome, ctx.seeded, task.scenario)
+    except AgentArtefactError as exc:  # a file of the agent's the grader cannot handle: its failure
+        return Collateral(changes=[f"the agent's files: {exc}"])
+
+
+def assemble(
+    scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGrade], found: Collateral | None = None
+) -> TrialGrade:
+    """A trial's grade from its parts' grades, in rubric order, and what changed outside the write set:
+    totals, criteria, categories, pass."""
+    found = found or Collateral()
     grades = list(parts.values())
     total = sum(p.score for p in grades if p.score is not None)
     unscored = [p.id for p in grades if p.score is None]
     max_scored = sum(p.max_points for p in grades if p.score is not None)
-    passed, violations = trial_pass(rubric, grades)
+    passed, violations = trial_pass(rubric, grades, found.changes, found.pending)
     return TrialGrade(
         scenario=scenario,
         trial=trial,
@@ -215,4 +230,6 @@ def assemble(scenario: str, trial: int, rubric: Rubric, parts: dict[str, PartGra
         categories={cat: _sum([g.score for g in grades if g.category == cat]) for cat in rubric.categories},
         passed=passed,
         violations=violations,
+        collateral=found.changes,
+        collateral_pending=found.pending,
     )

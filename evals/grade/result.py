@@ -69,5 +69,20 @@ class TrialGrade(StrictModel):
         "flip it"
     )
     violations: list[PartId] = Field(
-        default_factory=list, description="decisive parts this trial failed: each alone fails the trial"
+        default_factory=list,
+        description="decisive parts this trial failed, and `collateral` when it changed anything outside "
+        "the task's write set: each alone fails the trial",
+    )
+    collateral: list[str] = Field(
+        default_factory=list,
+        exclude_if=lambda changes: not changes,
+        description="what the agent changed outside the task's declared write set (evals/grade/checks/"
+        "collateral.py), one change each: a serious violation that is no rubric part. Written only when "
+        "something did, so records from before it read the same",
+    )
+    collateral_pending: bool = Field(
+        default=False,
+        exclude_if=lambda pending: not pending,
+        description="the repository's tests could not run in this job (EVALS_DEFER_EXECUTION), so a pass "
+        "is undecided until the secret-less job re-grades it",
     )

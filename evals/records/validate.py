@@ -137,9 +137,11 @@ def _total_problems(grade: TrialGrade, rubric: Rubric) -> list[str]:
     criteria = {c.id for c in rubric.criteria}
     if set(grade.criteria) - criteria or set(grade.categories) - set(rubric.categories):
         problems.append("criteria or categories the rubric does not have")
-    passed, violations = trial_pass(rubric, parts)
+    passed, violations = trial_pass(rubric, parts, grade.collateral, grade.collateral_pending)
     if grade.violations != violations:
-        problems.append(f"violations {grade.violations}, but its failed decisive parts are {violations}")
+        problems.append(
+            f"violations {grade.violations}, but its failed decisive parts and collateral give {violations}"
+        )
     if grade.passed is not passed:
         failed = f" with the decisive {', '.join(violations)} failed" if violations else ""
         problems.append(

@@ -182,8 +182,16 @@ def violation_lines(summary: Summary, links: Links) -> list[str]:
         graded = [t for t in trials if t.status == "ok" and t.parts]
         for pid in sorted({v for t in graded for v in t.violations}):
             hit = [t for t in graded if pid in t.violations]
-            part = next(p for p in hit[0].parts if p.id == pid)
             where = f"{scenario}/{hit[0].trial}/{pid}"
+            part = next((p for p in hit[0].parts if p.id == pid), None)
+            if part is None:  # collateral: no rubric part, what changed outside the task's write set
+                changed = "; ".join(hit[0].collateral) or "a change outside the task's write set"
+                lines.append(
+                    f"- **Changed beyond the task** ({scenario}, collateral): "
+                    f"{md_text(changed, DETAIL).rstrip('.')}, in {len(hit)} of {len(graded)} trials"
+                    f" · [{where}]({links.href(where)})"
+                )
+                continue
             title = _title(summary, scenario, part.criterion)
             lines.append(
                 f"- **{title}** ({_key(summary, scenario, pid)}): "

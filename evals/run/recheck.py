@@ -20,7 +20,7 @@ from pathlib import Path
 from evals.core.config import Config
 from evals.core.errors import BadInputError
 from evals.definition import EvalDefinition
-from evals.grade.grader import Pending, Staged, assemble, layer_one
+from evals.grade.grader import Pending, Staged, assemble, layer_one, world_collateral
 from evals.grade.result import PartGrade
 from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir
@@ -100,7 +100,7 @@ def recheck_record(definition: EvalDefinition, rd: RunDir, record: TrialRecord) 
         at = f"{where} part {pid}"
         _agrees(at, stored[pid], here)
         parts[pid] = _judged(at, stored[pid], here) if isinstance(here, Pending) else here
-    grade = assemble(record.scenario, record.trial, loaded.rubric, parts)
+    grade = assemble(record.scenario, record.trial, loaded.rubric, parts, world_collateral(outcome, loaded))
     return record.model_copy(update={"grade": grade})
 
 

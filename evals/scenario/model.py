@@ -157,6 +157,57 @@ class Fault(FrozenModel):
         return self
 
 
+class PageWrite(FrozenModel):
+    """What a task may change on one seeded page. `any`: the whole page (a page the task rewrites);
+    else only the keyed blocks or rows in `blocks` and the sections under the keyed headings in
+    `sections`. Blocks or rows the agent adds are never collateral on a declared page."""
+
+    any: bool = False
+    blocks: list[str] = Field(default_factory=list)
+    sections: list[str] = Field(default_factory=list)
+
+
+class Writes(FrozenModel):
+    """A task's write set: everything the agent may change. The grader compares the whole world at
+    the end with the seed and charges any change outside it as a serious violation, the same way in
+    every task (evals/grade/checks/collateral.py), so a task declares what it needs rather than
+    its rubric listing what it forbids.
+
+    `files`: globs of repository paths any head may change. `names`: within the listed Python
+    files, the top-level names that may change (any other name's definition changed is collateral;
+    imports, the module docstring and comments are free). `pages`: seeded page key -> what may
+    change on it. `new_pages`: how many pages the agent may create. `mail_to`: persona ids it may
+    write to. `push_main`: the task allows pushing to the default branch unreviewed. `tests_dir`:
+    where the repository's own tests live (they must still pass, and none be removed, skipped or
+    weakened, at every head)."""
+
+    files: list[str] = Field(default_factory=list)
+    names: dict[str, list[str]] = Field(default_factory=dict)
+    pages: dict[str, PageWrite] = Field(default_factory=dict)
+    new_pages: int = Field(default=0, ge=0)
+    mail_to: list[str] = Field(default_factory=list)
+    push_main: bool = False
+    tests_dir: str = "tests"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: object) -> object:
+        """`pages: {plan: any}` is `pages: {plan: {any: true}}`."""
+        if isinstance(data, dict) and isinstance(data.get("pages"), dict):
+            pages = {k: {"any": True} if v == "any" else v for k, v in data["pages"].items()}
+            data = {**data, "pages": pages}
+        return data
+
+    @model_validator(mode="after")
+    def _names_in_files(self) -> Writes:
+        import fnmatch
+
+        stray = [p for p in self.names if not any(fnmatch.fnmatchcase(p, g) for g in self.files)]
+        if stray:
+            raise ValueError(f"`names` lists files no `files` glob allows: {', '.join(stray)}")
+        return self
+
+
 class Prompts(FrozenModel):
     system: str
     task: str
@@ -192,6 +243,9 @@ class Scenario(FrozenModel):
     pages: list[PageSpec]
     files: dict[str, str] = Field(description="repo path -> content, from the scenario's repo folder")
     faults: list[Fault] = Field(default_factory=list, description="tool failures the sandbox injects")
+    writes: Writes = Field(
+        default_factory=Writes, description="the task's write set: any change outside it is collateral"
+    )
     _instance: Instance = PrivateAttr(default_factory=Instance)
 
     @property
@@ -204,6 +258,14 @@ class Scenario(FrozenModel):
     def _known_services(self) -> Scenario:
         if self.services is not None and len(set(self.services)) != len(self.services):
             raise ValueError("`services` lists a service twice")
+        known = {p.id for p in self.personas}
+        unknown = [p for p in self.writes.mail_to if p not in known]
+        if unknown:
+            raise ValueError(f"`writes.mail_to` names no persona: {', '.join(unknown)}")
+        keys = {p.key for p in self.pages}
+        unseeded = [k for k in self.writes.pages if k not in keys]
+        if unseeded:
+            raise ValueError(f"`writes.pages` names no seeded page: {', '.join(unseeded)}")
         return self
 
     def used_services(self) -> list[Service]:

@@ -1,6 +1,7 @@
 """The package's check vocabulary, and the one face a task's own checks import.
 
     behaviour      the agent's package imported as the service would, in the confinement: values and calls
+    collateral     the suite-wide invariant: every change outside a task's declared write set
     common         small readers shared by checks: the repository, its heads, the PRs a text names
     config_files   configuration files parsed as what they are (`.env` templates)
     leaks          the one leak detector: a value in any spelling, in every place the agent reached

@@ -359,6 +359,35 @@ def _seed_run(seed_files: dict[str, str], targets: list[str]) -> PytestRun:
     return _SEED_RUNS[key]
 
 
+_RESTORED_RUNS: dict[str, PytestRun] = {}
+
+
+def restored_run(files: dict[str, str], seed_files: dict[str, str], targets: list[str]) -> PytestRun:
+    """The seeded tests `targets`, put back over a head's files, run on that head's code. Kept per
+    tree, because the rubric's part and the suite-wide collateral rule ask the same question."""
+    restored = {**files, **{t: seed_files[t] for t in targets}}
+    key = sha256_text(
+        "\0".join(f"{p}\0{restored[p]}" for p in sorted(restored)) + "\0\0" + "\0".join(targets)
+    )
+    if key not in _RESTORED_RUNS:
+        if len(_RESTORED_RUNS) > 64:  # a long grading process keeps the latest few only
+            _RESTORED_RUNS.clear()
+        _RESTORED_RUNS[key] = run_pytest(restored, targets, seed_files)
+    return _RESTORED_RUNS[key]
+
+
+def seeded_tests_failure(files: dict[str, str], seed_files: dict[str, str], targets: list[str]) -> str:
+    """Why the repository's own tests fail at this head ("" when they pass, or when they fail on the
+    seeded code too: a scenario bug, not the agent's). ExecutionDeferred where agent code may not run."""
+    if not targets or not _seed_run(seed_files, targets).passed:
+        return ""
+    run = restored_run(files, seed_files, targets)
+    if run.passed:
+        return ""
+    counts = "no test report" if run.tests is None else f"{run.failed} of {run.tests} failed"
+    return f"the repository's own tests fail ({', '.join(targets)}: {counts})"
+
+
 @check("repo_tests_pass")
 def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
     """The repository's own tests, as seeded, still pass at every head the agent produced (pass-to-pass).
@@ -382,8 +411,7 @@ def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
     if not produced:
         return CheckResult(False, "the agent opened no pull request and pushed nothing")
     for label, files in produced:
-        restored = {**files, **{t: seed_files[t] for t in targets}}
-        run = run_pytest(restored, targets, seed_files)
+        run = restored_run(files, seed_files, targets)
         if not run.passed:
             return CheckResult(
                 False, f"{label}: the repository's own tests fail ({', '.join(targets)})", _claim(run)
