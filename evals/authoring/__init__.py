@@ -2,6 +2,7 @@
 
     scaffold        `evals new-scenario`: the smallest scenario folder that loads
     check           `evals check-scenario`: reference at full marks, each wrong replay loses its parts
+    sweep           `check-scenario --sweep`: references at every trial and drawn instance; its lints
     replay_sandbox  one replay played in a fresh sandbox world, for `check` and `calibrate`
     calibrate       `evals calibrate`: how often the model judge agrees with the human labels
     init            `evals init`: adopt the gate in an existing repository, from the shipped starter

@@ -11,6 +11,7 @@ missing label comes with its stub). `evals check-scenario NAME` prints the repor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,16 +41,10 @@ def check_scenario(project: Path, config: Config, name: str, instance_seed: int 
     for one instance of the task (`instance_seed`; None: instance 0)."""
     import asyncio
 
-    from evals.definition import load_scenarios
-    from evals.grade.judge import make_judge
-    from evals.grade.labels import load_labels
+    from evals.authoring.sweep import lint
     from evals.scenario.params import check_parameters_used
 
-    loaded = load_scenarios(project, config, [name], instance_seed, with_judge=False)[name]
-    labels = load_labels(loaded.folder)
-    loaded = replace(loaded, planned_judge=make_judge(config.judge, project, labels, api_key_present=False))
-    _validate_labels(loaded, labels)
-    fixtures = _load_replays(loaded)
+    loaded, fixtures = load_checked(project, config, name, instance_seed)
     check_parameters_used(loaded.folder)  # once every file has parsed (params.py says why)
     report = CheckReport(name)
     rubric = loaded.rubric
@@ -68,11 +63,52 @@ def check_scenario(project: Path, config: Config, name: str, instance_seed: int 
             "no wrong replay: add replays/<name>.yaml that does part of the task badly, with "
             "`expect_lost: [part ids]` naming the parts it must lose"
         )
+    report.problems += lint(loaded.folder, scenario, rubric)  # what a sweep would find, without grading
     grades = asyncio.run(_grade_all(loaded, list(fixtures), project / "agent"))
     report.grades = grades
     for replay, fixture in fixtures.items():
         _judge_replay(report, loaded, replay, fixture, grades[replay])
     return report
+
+
+def load_checked(
+    project: Path, config: Config, name: str, instance_seed: int | None
+) -> tuple[LoadedScenario, dict[str, ReplayFixture]]:
+    """One instance of the task with the human labels as its judge, and its replays, validated (bad
+    data raises BadInputError): what check-scenario and its sweep both grade."""
+    from evals.definition import load_scenarios
+    from evals.grade.judge import make_judge
+    from evals.grade.labels import load_labels
+
+    loaded = load_scenarios(project, config, [name], instance_seed, with_judge=False)[name]
+    labels = load_labels(loaded.folder)
+    loaded = replace(loaded, planned_judge=make_judge(config.judge, project, labels, api_key_present=False))
+    _validate_labels(loaded, labels)
+    return loaded, _load_replays(loaded)
+
+
+def sweep(
+    project: Path, config: Config, name: str, seeds: Sequence[int | None], trials: Sequence[int]
+) -> list[str]:
+    """Grade the reference and each valid replay at every (instance seed, trial); one problem per
+    part that falls short, naming where (a missing label is a problem too: that world is unjudged)."""
+    import asyncio
+
+    problems = []
+    for seed in seeds:
+        loaded, fixtures = load_checked(project, config, name, seed)
+        valid = [r for r, f in fixtures.items() if r == REFERENCE or f.expect_lost == []]
+        for trial in trials:
+            for replay in valid:
+                graded = asyncio.run(grade_replay(loaded, replay, project / "agent", trial))
+                where = f"{'instance 0' if seed is None else f'instance seed {seed}'}, trial {trial}"
+                for part in graded.parts:
+                    if part.score is None:
+                        problems.append(f"{where}: {replay}: {part.id} unscored: {part.reason}")
+                    elif part.score < part.max_points:
+                        score = f"{part.score:g}/{part.max_points}"
+                        problems.append(f"{where}: {replay}: {part.id} scored {score}: {part.reason}")
+    return problems
 
 
 def _validate_labels(loaded: LoadedScenario, labels: dict[tuple[str, str], Label]) -> None:
@@ -116,17 +152,17 @@ def _load_replays(loaded: LoadedScenario) -> dict[str, ReplayFixture]:
 
 
 async def _grade_all(loaded: LoadedScenario, replays: list[str], agent_dir: Path) -> dict[str, TrialGrade]:
-    return {replay: await _grade_replay(loaded, replay, agent_dir) for replay in replays}
+    return {replay: await grade_replay(loaded, replay, agent_dir) for replay in replays}
 
 
-async def _grade_replay(loaded: LoadedScenario, replay: str, agent_dir: Path) -> TrialGrade:
-    """One replay in a fresh sandbox world, graded like a trial of a run."""
+async def grade_replay(loaded: LoadedScenario, replay: str, agent_dir: Path, trial: int = 0) -> TrialGrade:
+    """One replay in a fresh sandbox world for trial `trial`, graded like that trial of a run."""
     import asyncio
 
     from evals.authoring.replay_sandbox import replay_outcome
     from evals.grade.grader import grade
 
-    outcome = await replay_outcome(loaded, replay, agent_dir, f"check-scenario-{replay}")
+    outcome = await replay_outcome(loaded, replay, agent_dir, f"check-scenario-{replay}-{trial}", trial)
     return await asyncio.to_thread(grade, outcome, loaded, loaded.judge)
 
 

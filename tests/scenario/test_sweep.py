@@ -1,0 +1,86 @@
+"""Every reference scores full marks everywhere (issue 37, item 6): at instance 0 and the drawn
+instances test_instances checks, at every trial index 0-15 (the trial renames the repository and
+every id), and no rubric pattern matches text the harness writes by itself.
+
+The sweep grades the reference and each valid replay (`expect_lost: []`) per (instance, trial); it
+runs after the task's committed check for the same instances (tests/support/checked.py, same xdist
+group), so every confined pytest run is a memo hit: a trial changes names, not the repository's
+files. `check-scenario --sweep` also grades seeds 2-5, whose repositories are new to the memo; that
+is the slow part, left to the command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from evals.authoring.check import check_scenario, sweep
+from evals.authoring.sweep import TRIALS, parse_trials
+from evals.core.config import load_config
+from evals.scenario.load import list_scenarios, load_scenario
+from tests.scenario.test_instances import CHECKED
+from tests.support.checked import check_group, committed_check, memoised_pytest
+from tests.support.paths import ROOT
+
+SCENARIOS = ROOT / "scenario"
+TASKS = list_scenarios(SCENARIOS)
+
+
+def _seeds(task: str) -> list[int | None]:
+    drawn = bool(load_scenario(SCENARIOS, task).instance.values)
+    return [None, *CHECKED] if drawn else [None]
+
+
+@pytest.mark.parametrize(
+    "task", [pytest.param(t, marks=pytest.mark.xdist_group(check_group(t))) for t in TASKS]
+)
+def test_every_reference_and_valid_replay_scores_full_marks_at_every_trial(task: str) -> None:
+    config, project = load_config(ROOT)
+    seeds = _seeds(task)
+    for seed in seeds:
+        committed_check(task, seed)  # the shared check first: its pytest runs are the sweep's memo
+    with memoised_pytest():
+        problems = sweep(project, config, task, seeds, TRIALS)
+    assert problems == [], "\n".join(problems)
+
+
+def test_parse_trials() -> None:
+    assert parse_trials("0-3,6,12") == [0, 1, 2, 3, 6, 12]
+    with pytest.raises(ValueError):
+        parse_trials("5-2")
+
+
+def test_the_sweep_fails_a_reference_that_hard_codes_an_instance_value(project: Path) -> None:
+    """A planted copy: Ines's confirmed date written as instance 0's text. Right at instance 0, lost
+    at a drawn instance with another date; the lint names it without grading."""
+    path = project / "scenario" / "correction-authority" / "replays" / "reference.yaml"
+    text = path.read_text(encoding="utf-8")
+    planted = "{{param:tickets.a}}: {{param:week.a_day}} 19 August,"
+    path.write_text(text.replace("{{param:tickets.a}}: {{param:week.a_day}} {{param:week.a_date}},", planted))
+    config, root = load_config(project)
+    seed = next(
+        s
+        for s in range(1, 20)
+        if load_scenario(root / "scenario", "correction-authority", s).instance.values["week.a_date"]
+        != "19 August"
+    )
+    problems = sweep(root, config, "correction-authority", [None, seed], [0])
+    assert problems and all(p.startswith(f"instance seed {seed}, trial 0: reference: ") for p in problems)
+    report = check_scenario(root, config, "correction-authority")
+    assert any(
+        "reference.yaml: '19 August' is instance 0's {{param:week.a_date}}" in p for p in report.problems
+    )
+
+
+def test_the_sweep_fails_a_pattern_matching_the_repository_name_at_trial_6(project: Path) -> None:
+    path = project / "scenario" / "signup-security" / "rubric.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('"(?<![\\\\w/:.-])6\\\\b"', '"\\\\b6\\\\b"'), encoding="utf-8")
+    config, root = load_config(project)
+    with memoised_pytest():
+        problems = sweep(root, config, "signup-security", [None], [5, 6])
+        report = check_scenario(root, config, "signup-security")
+    assert problems and all(p.startswith("instance 0, trial 6: ") and "S14" in p for p in problems), problems
+    lint = [p for p in report.problems if "rubric.yaml: S14" in p]
+    assert lint and "\\\\b6\\\\b" in lint[0] and "identity-6" in lint[0], report.problems
