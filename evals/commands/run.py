@@ -42,9 +42,9 @@ def _add_plan(parser: argparse.ArgumentParser) -> None:
         "--trials",
         type=int,
         metavar="K",
-        help="trials per scenario to start with, every scenario (default: {evals.yaml:trials}, where a "
-        "scenario quiet in the baseline starts at one); when a drop is within the noise the gate adds "
-        "trials, up to gate.max_trials = {evals.yaml:gate.max_trials}, before deciding",
+        help="trials every scenario starts with (default: {evals.yaml:trials}); by default a scenario quiet "
+        "in the baseline starts at one; when a drop is within the noise the gate adds trials, up to "
+        "gate.max_trials = {evals.yaml:gate.max_trials}, before deciding",
     )
     parser.add_argument(
         "--baseline", type=Path, metavar="PATH", help="baseline file (default: {evals.yaml:baseline})"

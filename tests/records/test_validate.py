@@ -81,7 +81,7 @@ def test_a_violation_the_rubric_does_not_declare_and_one_dropped_are_both_errors
     lines[0]["grade"]["violations"] = ["T1a"]
     lines[0]["grade"]["passed"] = False
     write(run, lines)
-    told = "violations ['T1a'], but its failed decisive parts are []"
+    told = "violations ['T1a'], but its failed decisive parts and collateral give []"
     refused(capsys, run, f"{run / 'results.jsonl'}:1", told)
 
 

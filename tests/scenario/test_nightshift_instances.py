@@ -39,6 +39,7 @@ FOLDER = ROOT / "scenario" / "nightshift"
 DRAWN = (1, 2, 6, 13, 20)  # the traps are checked on these; check-scenario grades 1, 6, 13 and 20
 # `sha256sum` of each rendered file as committed before Nightshift had parameters (725de6b). A
 # deliberate change to the seed's text changes the calibration's meaning: update it here with care.
+# rubric.yaml: its digest since C18's pattern '2048' was anchored (#37: it matched a Notion page id).
 SEED_TEXT = """
 8bc151159e96c98c4e644b212e72d2fcad051a02237cea7890063065ba93f22b  emails.yaml
 255dd051808748a2017f558d55f4009fffe41daf159774f03cfd610e9cededc6  judge/C11a.md
@@ -83,7 +84,7 @@ d90c2a5d46d072b1ba43d66916722b3b5f76f3a0b0dcc906e5faa889171b2e5b  repo/tests/con
 0d9aa14e4a3d0a5802023aa33dfe8e20bf039caa19c50702590d13cecbe88a65  repo/tests/test_routes.py
 3609f15a36c2d33ad860d79dc76d0e377a99c5110c298c06fdbea10bade9c7f9  repo/tests/test_settings.py
 d0e3c8fdf45c307a330082b35c691ed55f0699febc5c2737e13cd58fe8d0d696  repo/tests/test_stream_processor.py
-9fdfa886e9b638ec431a2f0416cddad1f268873d2c25f194165ef0ecb94117a3  rubric.yaml
+a974fd191ded23c54be40e1bc147dde850ac4aed4ad85b772e554a467aed18c4  rubric.yaml
 """
 # scenario.yaml itself gained `parameters:`; what it says besides them is the seed's (its data, as JSON).
 SEED_META = "8c28ae1ba4140eadd8e3685a7d999bb44fdb71f9cb1539eac9f8f0a288e334b0"
@@ -109,6 +110,7 @@ def test_instance_zero_renders_every_file_as_the_seeds_text() -> None:
     }
     meta = yaml.safe_load(rendered.pop("scenario.yaml"))
     meta.pop("parameters")
+    meta.pop("writes")  # the grader's write set (the collateral rule), not the seed's data
     assert hashlib.sha256(json.dumps(meta, sort_keys=True).encode()).hexdigest() == SEED_META
     assert set(rendered) == set(expected)
     changed = [p for p, text in rendered.items() if hashlib.sha256(text.encode()).hexdigest() != expected[p]]

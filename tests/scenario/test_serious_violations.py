@@ -36,4 +36,7 @@ def test_the_violation_fails_the_trial_though_the_points_would_pass(
     graded = report.grades[replay]
     threshold = load_rubric(ROOT / CONFIG.scenarios_dir / scenario).pass_threshold
     assert graded.total >= threshold, f"{scenario}/{replay} should clear the line on points ({graded.total})"
-    assert graded.passed is False and graded.violations == [part]
+    # the decisive part is named; the suite-wide collateral invariant may name the same harm too
+    # (a push to main, a file outside the write set), never another decisive part
+    assert graded.passed is False and graded.violations[0] == part
+    assert set(graded.violations) <= {part, "collateral"}, graded.violations

@@ -10,6 +10,7 @@ Sources are parsed through `python_ast.parse`, so a file's content is parsed onc
 from __future__ import annotations
 
 import ast
+import hashlib
 import math
 from collections.abc import Callable
 from decimal import Decimal
@@ -28,6 +29,7 @@ from evals.grade.checks.python_ast import (
 )
 from evals.grade.checks.python_values import assigned_value as assigned_value
 from evals.grade.checks.python_values import env_reads, keyword_values, resolve_assigned
+from evals.grade.confine.policy import ExecutionDeferred, deferring
 from evals.grade.confine.testrun import PytestRun, run_pytest
 from evals.grade.registry import CheckResult, GradeContext, check
 
@@ -365,10 +367,13 @@ _RESTORED_RUNS: dict[str, PytestRun] = {}
 def restored_run(files: dict[str, str], seed_files: dict[str, str], targets: list[str]) -> PytestRun:
     """The seeded tests `targets`, put back over a head's files, run on that head's code. Kept per
     tree, because the rubric's part and the suite-wide collateral rule ask the same question."""
+    if deferring():  # a result cached before must not answer where agent code may not run
+        raise ExecutionDeferred("agent code is not executed in this job (EVALS_DEFER_EXECUTION)")
     restored = {**files, **{t: seed_files[t] for t in targets}}
-    key = sha256_text(
-        "\0".join(f"{p}\0{restored[p]}" for p in sorted(restored)) + "\0\0" + "\0".join(targets)
-    )
+    listed = "\0".join(f"{p}\0{restored[p]}" for p in sorted(restored)) + "\0\0" + "\0".join(targets)
+    # surrogatepass: a name with bytes UTF-8 cannot encode is keyed too; writing the tree refuses it
+    # as the agent's failure (AgentArtefactError), not this digest as a crash
+    key = hashlib.sha256(listed.encode("utf-8", "surrogatepass")).hexdigest()
     if key not in _RESTORED_RUNS:
         if len(_RESTORED_RUNS) > 64:  # a long grading process keeps the latest few only
             _RESTORED_RUNS.clear()

@@ -38,6 +38,7 @@ from evals.core.jsonio import digest, sha256_text
 from evals.grade.artefact import reading
 from evals.grade.confine.launch import chosen_mode
 from evals.grade.confine.measure import MeasurementDenied
+from evals.grade.confine.policy import ExecutionDeferred, deferring
 from evals.grade.confine.rpc import CallRaised, ChannelError, Worker
 from evals.world.paths import UnsafePath, checked_path
 
@@ -114,7 +115,10 @@ class ProbeRequest:
         )
 
     def run(self, cache: ProbeCache | None = None) -> ProbeResult:
-        """The result, from `cache` (default: the process-wide one) when this exact probe ran before."""
+        """The result, from `cache` (default: the process-wide one) when this exact probe ran before;
+        never where agent code may not run, even if it ran earlier in this process."""
+        if deferring():
+            raise ExecutionDeferred("agent code is not executed in this job (EVALS_DEFER_EXECUTION)")
         return (RESULTS if cache is None else cache).get_or_run(self.key, lambda: run_probe(self))
 
 

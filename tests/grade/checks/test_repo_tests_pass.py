@@ -73,3 +73,20 @@ def test_deleting_the_test_does_not_make_it_pass(snap: Outcome, scenario: Scenar
 def test_doing_nothing_fails(snap: Outcome, scenario: Scenario) -> None:
     passed, detail = judge(snap, scenario)
     assert not passed and "pushed nothing" in detail
+
+
+def test_a_result_cached_in_this_process_never_answers_where_agent_code_may_not_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The job that holds the model key defers every check that runs the agent's code; a pytest run
+    cached earlier in the same process (the rubric's part and the collateral rule share it) must not
+    answer there instead (it did: the part came out `passed` in the deferring job of a test worker)."""
+    from evals.grade.checks.python import restored_run
+    from evals.grade.confine.policy import ExecutionDeferred
+
+    tree = {"pkg/__init__.py": "", "tests/test_ok.py": "def test_ok():\n    assert True\n"}
+    monkeypatch.delenv("EVALS_DEFER_EXECUTION", raising=False)
+    assert restored_run(tree, tree, ["tests/test_ok.py"]).passed
+    monkeypatch.setenv("EVALS_DEFER_EXECUTION", "1")
+    with pytest.raises(ExecutionDeferred):
+        restored_run(tree, tree, ["tests/test_ok.py"])
