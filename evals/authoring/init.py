@@ -32,7 +32,7 @@ BUNDLE = "_starter"
 GATE_REF = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)@(?P<sha>[0-9a-f]{40})$")
 CALLERS = (".github/workflows/evals-pr.yml", ".github/workflows/evals-nightly.yml")
 AGENT_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-GITIGNORE = "runs/\n.evals-cache/\n.env\n"
+GITIGNORE = "runs/\n.evals-cache/\n.env\n.venv/\n"
 BASELINE_README = """\
 # baseline/
 

@@ -72,7 +72,8 @@ def test_init_scaffolds_one_scenario_of_each_tier_the_agent_scripts_and_workflow
     for script in {s for text in called for s in re.findall(r"scripts/[\w.]+\.sh", text)}:
         assert (adopted / script).is_file(), script
     assert not (adopted / ".github/workflows/evals-pr-gate.yml").exists()  # called, never copied
-    assert "runs/" in (adopted / ".gitignore").read_text(encoding="utf-8").splitlines()
+    ignored = (adopted / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "runs/" in ignored and ".venv/" in ignored  # a venv made next to the code is never committed
     out = capsys.readouterr().out
     for needed in (
         "`evals`",
