@@ -42,7 +42,9 @@ EXIT_CODES: dict[str, ExitCode] = {
     "not-comparable": ExitCode.NOT_COMPARABLE,
     "error": ExitCode.INFRASTRUCTURE,
 }
-NO_BASELINE = "no baseline: nothing to compare with (bless one with `python -m evals baseline bless`)"
+NO_BASELINE = (
+    "no baseline: nothing to compare with (bless one from a run: `evals baseline bless --run RUN_DIR`)"
+)
 BLESS_AGAIN = (
     "totals graded by different definitions are not compared; bless a baseline from a run of "
     "this definition (`evals baseline bless --run DIR --force`, or the next nightly run)"
