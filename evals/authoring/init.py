@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
@@ -173,12 +173,37 @@ def pin_caller(text: str, gate: Gate) -> str:
     return pinned
 
 
+AGENT_STUB = '''"""The agent under test: `evals run` calls `{name}(prompts, toolset)` once per trial.
+
+A stub written by `evals init` so the first `evals run` works; it does nothing, so it scores 0. Replace
+its body with your agent: it gets the task's prompts and a toolset bound to a fresh world, and works
+through Composio-shaped tool calls, `await toolset.call(SLUG, args)` answering
+{{"data", "successful", "error"}} (the gate's docs/agents.md, "Your own agent").
+"""
+
+from evals.agents import AgentPrompts, Toolset
+
+
+async def {name}(prompts: AgentPrompts, toolset: Toolset) -> str:
+    tools = [tool["name"] for tool in toolset.schemas()]
+    return f"did nothing yet: {{len(tools)}} tools were offered for: {{prompts.task[:80]}}"
+'''
+
+
+def agent_stub(spec: str) -> tuple[str, str]:
+    """(path, text) of a stub module for `--agent MODULE:CALLABLE`, written only when it is missing."""
+    module, name = spec.split(":", 1)
+    return module.replace(".", "/") + ".py", AGENT_STUB.format(name=name)
+
+
 @dataclass(frozen=True)
 class Plan:
-    """What init writes: each path in the target repository and its text or source file."""
+    """What init writes: each path in the target repository and its text or source file; `stubs`
+    only where nothing is there yet (a team's own agent module is never replaced)."""
 
     texts: dict[str, str]
     copies: dict[str, Path]
+    stubs: dict[str, str] = field(default_factory=dict)
 
     def paths(self) -> list[str]:
         return sorted([*self.texts, *self.copies])
@@ -196,9 +221,11 @@ def plan(gate: Gate, agent: str | None = None) -> Plan:
     }
     for caller in CALLERS:
         texts[caller] = pin_caller(files.pop(caller).read_text(encoding="utf-8"), gate)
+    stubs: dict[str, str] = {}
     if agent is not None:
         files = {rel: p for rel, p in files.items() if not rel.startswith("agent/")}
-    return Plan(texts, files)
+        stubs = dict([agent_stub(agent)])
+    return Plan(texts, files, stubs)
 
 
 def apply(target: Path, todo: Plan, force: bool) -> list[str]:
@@ -215,6 +242,12 @@ def apply(target: Path, todo: Plan, force: bool) -> list[str]:
         (target / rel).parent.mkdir(parents=True, exist_ok=True)
         (target / rel).write_bytes(source.read_bytes())
         (target / rel).chmod(source.stat().st_mode & 0o777)
+    written = todo.paths()
+    for rel, text in todo.stubs.items():
+        if not (target / rel).exists():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            (target / rel).write_text(text, encoding="utf-8")
+            written.append(rel)
     ignore = target / ".gitignore"
     present = ignore.read_text(encoding="utf-8").splitlines() if ignore.is_file() else []
     missing = [line for line in GITIGNORE.splitlines() if line not in present]
@@ -222,7 +255,7 @@ def apply(target: Path, todo: Plan, force: bool) -> list[str]:
         prefix = "" if not present or ignore.read_text(encoding="utf-8").endswith("\n") else "\n"
         with ignore.open("a", encoding="utf-8") as out:
             out.write(prefix + "".join(f"{line}\n" for line in missing))
-    return todo.paths()
+    return sorted(written)
 
 
 CHECKLIST = """\

@@ -169,6 +169,32 @@ def test_an_own_agent_replaces_the_bundled_one(tmp_path: Path) -> None:
         plan(Gate.parse(GATE), "python -c 'boom'")
 
 
+def test_an_own_agent_gets_a_stub_module_when_it_has_none_and_the_first_run_works(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """#40: `evals init --agent my_agent:run` wrote no module, so the printed `evals run` exited 2. A
+    stub that does nothing is written where the module is missing (never over a team's own), and the
+    first run grades it: 0 points, no crash."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    assert init(repo, "--agent", "my_agent:run") == 0
+    assert "my_agent.py" in capsys.readouterr().out
+    assert "async def run(prompts: AgentPrompts, toolset: Toolset)" in (repo / "my_agent.py").read_text()
+    done = subprocess.run(
+        [str(BIN / "python"), "-m", "evals", "run", "--scenario", "reply-facts", "--out", "runs/first"],
+        cwd=repo, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    assert "Verdict:" in done.stdout and "total 0.00" in done.stdout, done.stdout
+
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "team_agent.py").write_text("async def go(prompts, toolset):\n    return 'mine'\n")
+    assert init(own, "--agent", "team_agent:go") == 0
+    assert (own / "team_agent.py").read_text() == "async def go(prompts, toolset):\n    return 'mine'\n"
+
+
 def test_the_starter_lists_only_files_that_exist() -> None:
     files = starter_files(starter_root())
     assert all(path.is_file() for path in files.values())
