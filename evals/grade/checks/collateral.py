@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from evals.grade.checks.python import seeded_tests, seeded_tests_failure
-from evals.grade.checks.world import _block_shape, _shape_except, file_changes
+from evals.grade.checks.python_ast import parse
+from evals.grade.checks.world import _block_shape, _children, _shape_except, file_changes
 from evals.grade.confine.policy import ExecutionDeferred
 
 if TYPE_CHECKING:  # annotations only: grading is not imported by post-run commands
@@ -49,9 +50,11 @@ class Collateral:
 
 
 def _parse(source: str) -> ast.Module | None:
+    """The shared, cached parse every Python check reads (a source too deep or odd to parse is the
+    agent's failure there too: AgentArtefactError); None for a syntax error."""
     try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return parse(source)
+    except SyntaxError:
         return None
 
 
@@ -127,13 +130,8 @@ def _covers(old: Shape, new: Shape) -> bool:
     if old == new:
         return True
     if len(old) == len(new) == 6 and old[:5] == new[:5]:
-        return _contains(_inner(old), _inner(new))
+        return _contains(_children(old), _children(new))
     return False
-
-
-def _inner(shape: Shape) -> list[Shape]:
-    inner = shape[5]
-    return [c for c in inner if isinstance(c, tuple)] if isinstance(inner, tuple) else []
 
 
 def _contains(was: list[Shape], now: list[Shape]) -> bool:
@@ -169,7 +167,7 @@ def _first_lost(was: list[Shape], now: list[Shape]) -> str:
             continue
         same = next((n for n in now if len(old) == len(n) == 6 and old[:5] == n[:5]), None)
         if same is not None:
-            return _first_lost(_inner(old), _inner(same))
+            return _first_lost(_children(old), _children(same))
         return _describe(old)
     return "the blocks' order"
 

@@ -33,9 +33,10 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote_plus
 
 from evals.core.redact import encodings
+from evals.grade.checks.notion import blocks_of
 
 if TYPE_CHECKING:
-    from evals.world.outcome import Block, Outcome, PageSnapshot
+    from evals.world.outcome import Outcome, PageSnapshot
 
 MIN_LENGTH = 8
 MIN_FRAGMENT = 12
@@ -105,17 +106,11 @@ def spelling_of(secret: str, text: str) -> str | None:
     return None
 
 
-def _texts(blocks: list[Block]) -> list[str]:
-    out: list[str] = []
-    for block in blocks:
-        out += [block.text, *(block.cells or []), *_texts(block.children)]
-    return out
-
-
 def page_text(page: PageSnapshot) -> str:
     """A page as one text: title, properties, every block and cell, so a value split over fields
     reads whole."""
-    return "\n".join([page.title, *page.properties.values(), *_texts(page.blocks)])
+    blocks = [t for b in blocks_of(page) for t in (b.text, *(b.cells or []))]
+    return "\n".join([page.title, *page.properties.values(), *blocks])
 
 
 def outward(
