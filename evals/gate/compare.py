@@ -362,10 +362,8 @@ def _scenario_notices(
     suspect = never_scored(agg, base, shared.parts)
     if suspect and solved:
         notices.append(
-            f"{name}: never scored: {', '.join(suspect)} scored 0 in every trial of both the baseline "
-            f"and this run. The scenario's reference replay scores them (`evals check-scenario {name}` "
-            "checks that it still does), so it can be solved as graded; a failing part's reason in the "
-            "viewer tells the agent's miss from a check too strict for another valid fix"
+            f"{name}: never scored: {', '.join(suspect)} scored 0 in every trial of both sides; its "
+            f"reference replay does (`evals check-scenario {name}`): docs/gate.md#never-scored"
         )
     elif suspect:
         notices.append(

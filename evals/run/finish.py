@@ -21,6 +21,7 @@ from evals.records.rundir import RunDir
 from evals.records.validate import Expectation, validate_run
 from evals.report.job_summary import publish
 from evals.report.markdown import render, with_trend
+from evals.report.story import annotation_lines, console_lines
 
 
 def reopen(
@@ -46,7 +47,8 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     report = rd.write_report(with_trend(text, rd.read_trend()))
     verdict = summary.verdict_of()
     # the job summary without the trend: `evals trend` put it there when it drew it
-    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())))
+    told = [(redact_text(title), redact_text(message)) for title, message in annotation_lines(summary)]
+    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())), story=told)
     return report
 
 
@@ -113,7 +115,8 @@ def conclude(
     report = write_outputs(rd, summary)
     viewer = write_viewer(rd, summary, records, definition)
     print(redact_text(verdict_line(summary)))
-    for line in summary.alerts + summary.reasons + summary.notices:
+    # the story before any statistic: what fell, with its concrete failure (evals/report/story.py)
+    for line in summary.alerts + console_lines(summary) + summary.reasons + summary.notices:
         print(f"  {console_line(redact_text(line))}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd

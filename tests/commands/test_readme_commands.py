@@ -162,7 +162,9 @@ def test_the_exit_code_table_has_every_code() -> None:
     assert codes == ["0", "1", "2", "3", "4", "130, 143", "141"]
 
 
-def test_the_quickstart_example_of_a_failing_gate_fails(project: Path) -> None:
+def test_the_quickstart_example_of_a_failing_gate_fails(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """`make run ARGS="--scenario nightshift --agent replay:pre-automation"` exits 1, as it says."""
     quickstart = README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
     example = re.search(
@@ -170,3 +172,10 @@ def test_the_quickstart_example_of_a_failing_gate_fails(project: Path) -> None:
     )
     assert example is not None
     assert main(["run", *example.group(1).split()]) == 1
+    # the story before any statistic (#40): the verdict, then the largest fallen part's concrete failure
+    out = capsys.readouterr().out.splitlines()
+    verdict = next(i for i, line in enumerate(out) if line.startswith("Verdict: regression"))
+    first = out[verdict : verdict + 5]
+    story = next(i for i, line in enumerate(first) if "the secret is still in main" in line)
+    assert "C5 SEC-004" in first[story] and "in 1 of 1 trials" in first[story]
+    assert not any("p = " in line or " CI " in line for line in first[: story + 1])
