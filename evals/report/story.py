@@ -164,21 +164,33 @@ def fallen(summary: Summary) -> list[Fell]:
     return criteria + [_guard(summary, g) for g in summary.guards if g.regressed]
 
 
-def headline(summary: Summary) -> str:
-    """The story's first sentence in plain text: the verdict, and what fell first with its concrete
-    failure (empty when nothing fell)."""
-    told = distinct(fallen(summary))
-    if not told:
+def lead(summary: Summary) -> str:
+    """The story's first sentence in plain text, before what fell (empty when nothing fell)."""
+    if not fallen(summary):
         return ""
     g = summary.gate
     if g is not None and _dropping(summary):
         noise = (
             "noise cannot explain it" if g.ci[1] < 0 else "noise could explain it: the gate cannot tell yet"
         )
-        lead = f"The total fell {-g.delta:.2f} of {summary.total.max} points ({noise})"
-    else:
-        lead = "A guard fell (a part that may never regress)"
-    return f"{lead}. First: {told[0].plain()}"
+        return f"The total fell {-g.delta:.2f} of {summary.total.max} points ({noise})"
+    return "A guard fell (a part that may never regress)"
+
+
+def headline(summary: Summary) -> str:
+    """The lead and what fell first with its concrete failure, in one line of plain text (empty
+    when nothing fell)."""
+    told = distinct(fallen(summary))
+    return f"{lead(summary)}. First: {told[0].plain()}" if told else ""
+
+
+def viewer_story(summary: Summary) -> dict[str, object]:
+    """The story as the viewer's header shows it (page.js and the page without JavaScript): the lead,
+    then each fallen part's line and anchor, largest first."""
+    return {
+        "lead": lead(summary),
+        "fell": [{"text": f.plain(), "anchor": f.anchor} for f in distinct(fallen(summary))],
+    }
 
 
 def distinct(items: list[Fell]) -> list[Fell]:
