@@ -163,17 +163,28 @@ def test_the_exit_code_table_has_every_code() -> None:
 
 
 def test_the_quickstart_example_of_a_failing_gate_fails(
-    project: Path, capsys: pytest.CaptureFixture[str]
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """`make run ARGS="--scenario nightshift --agent replay:pre-automation"` exits 1, as it says."""
+    """`.venv/bin/evals run --scenario nightshift --agent replay:pre-automation` exits 1, as it says,
+    and every surface of that regression (console, annotations, job summary) names the concrete
+    failure of the largest fallen part before any statistic (#40)."""
     quickstart = README.split("## Quickstart\n", 1)[1].split("\n## ", 1)[0]
-    example = re.search(
-        r'make run ARGS="([^"]*)"`\.?\s*$', quickstart.split("(exit 1)")[1].split("\n\n")[0], re.M
-    )
+    example = re.search(r"`\.venv/bin/evals run ([^`]*)`", quickstart.split("(exit 1)")[1].split("\n\n")[0])
     assert example is not None
+    job_summary = tmp_path / "job-summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(job_summary))
     assert main(["run", *example.group(1).split()]) == 1
-    # the story before any statistic (#40): the verdict, then the largest fallen part's concrete failure
     out = capsys.readouterr().out.splitlines()
+    # annotations: one per fallen part, the largest first, with its failure; the statistics after
+    notes = [line for line in out if line.startswith("::error ")]
+    assert notes[0].startswith("::error title=Agent evals - C5 fell%3A SEC-004")
+    assert "the secret is still in main" in notes[0]
+    stats = [i for i, n in enumerate(notes) if n.startswith("::error title=Agent evals - regression::")]
+    assert stats and all("fell%3A" in n for n in notes[: min(stats)]) and "CI" not in notes[0]
+    # the job summary: the report, its story before the gate's reasoning
+    summary = job_summary.read_text(encoding="utf-8")
+    assert summary.index("the secret is still in main") < summary.index("How the gate decided")
+    # the console: the verdict, then the largest fallen part's concrete failure
     verdict = next(i for i, line in enumerate(out) if line.startswith("Verdict: regression"))
     first = out[verdict : verdict + 5]
     story = next(i for i, line in enumerate(first) if "the secret is still in main" in line)
