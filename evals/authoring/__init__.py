@@ -6,6 +6,7 @@
     replay_sandbox  one replay played in a fresh sandbox world, for `check` and `calibrate`
     calibrate       `evals calibrate`: how often the model judge agrees with the human labels
     init            `evals init`: adopt the gate in an existing repository, from the shipped starter
+    provenance      where the package comes from (repository and commit), which `init` pins to
 
 Nothing is re-exported here.
 """

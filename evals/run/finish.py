@@ -7,6 +7,8 @@ written and printed one way whichever command asked for it.
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,6 +18,7 @@ from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
 from evals.gate.summary import Summary
+from evals.gate.verdict import NO_BASELINE
 from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.records.validate import Expectation, validate_run
@@ -67,6 +70,15 @@ def write_viewer(
         return None
 
 
+def pasteable(notice: str, run: Path) -> str:
+    """The no-baseline notice with this run's folder in its bless command, so the line printed works
+    when pasted (the report keeps RUN_DIR: it is read where the folder is another)."""
+    if notice != NO_BASELINE:
+        return notice
+    where = Path(os.path.relpath(run)) if run.resolve().is_relative_to(Path.cwd()) else run
+    return notice.replace("RUN_DIR", shlex.quote(str(where)))
+
+
 def verdict_line(summary: Summary) -> str:
     total = summary.total
     mean = "–" if total.mean is None else f"{total.mean:.2f}"
@@ -116,7 +128,8 @@ def conclude(
     viewer = write_viewer(rd, summary, records, definition)
     print(redact_text(verdict_line(summary)))
     # the story before any statistic: what fell, with its concrete failure (evals/report/story.py)
-    for line in summary.alerts + console_lines(summary) + summary.reasons + summary.notices:
+    notices = [pasteable(n, rd.path) for n in summary.notices]
+    for line in summary.alerts + console_lines(summary) + summary.reasons + notices:
         print(f"  {console_line(redact_text(line))}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd
