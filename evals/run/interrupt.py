@@ -22,10 +22,10 @@ import threading
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager, suppress
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from evals.records.model import TrialRecord
-from evals.records.rundir import RunDir
+if TYPE_CHECKING:  # evals/cli.py imports this module at start-up: no pydantic before a command runs
+    from evals.records.rundir import RunDir
 
 GRACE_S = float(os.environ.get("EVALS_INTERRUPT_GRACE_S", "2"))  # tests raise it: no race on a slow machine
 INTERRUPTED = "interrupted"  # the prefix evals/cli.py looks for: the run already said it
@@ -59,6 +59,8 @@ class Interrupts:
 
     def record_running(self) -> list[tuple[str, int]]:
         """Each trial in progress as `error: interrupted` (resumable), unless it already has a line."""
+        from evals.records.model import TrialRecord
+
         done = {(r.scenario, r.trial) for r in self.rd.read_records()}
         stopped = sorted(self.running - done)
         for scenario, trial in stopped:
