@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # evals/cli.py imports this module at start-up: no pydantic before a command runs
     from evals.records.rundir import RunDir
 
-GRACE_S = float(os.environ.get("EVALS_INTERRUPT_GRACE_S", "2"))  # tests raise it: no race on a slow machine
+GRACE_S = float(os.environ.get("EVALS_INTERRUPT_GRACE_S", "1.5"))  # tests raise it: no race on a slow machine
 INTERRUPTED = "interrupted"  # the prefix evals/cli.py looks for: the run already said it
 received: list[int] = []  # signals evals/cli.py saw (SIGTERM arrives here as SIGINT)
 said: list[str] = []  # the run's own message, once printed: the CLI does not print its generic one
@@ -80,7 +80,7 @@ class Interrupts:
         )
         return (
             f"{INTERRUPTED} ({name}): {kept}; finished trials are kept in results.jsonl. "
-            f"Stopping within {GRACE_S:g} s (Ctrl-C again to stop at once). Finish the run with:\n"
+            f"Stopping in at most {GRACE_S:g} s (Ctrl-C again to stop at once). Finish the run with:\n"
             f"  evals run --resume {self.rd.path}"
         )
 
