@@ -55,6 +55,7 @@ class Interrupts:
         self.running: set[tuple[str, int]] = set()
         self.count = 0
         self.task: asyncio.Task[None] | None = None
+        self.watchdog: threading.Timer | None = None  # ends the process if unwinding outlasts GRACE_S
         self.loop: asyncio.AbstractEventLoop | None = None
 
     def record_running(self) -> list[tuple[str, int]]:
@@ -97,9 +98,9 @@ class Interrupts:
         text = self.message(stopped)
         said.append(text)
         print(text, file=sys.stderr, flush=True)
-        watchdog = threading.Timer(GRACE_S, _end_now, args=(_code(),))
-        watchdog.daemon = True
-        watchdog.start()
+        self.watchdog = threading.Timer(GRACE_S, _end_now, args=(_code(),))
+        self.watchdog.daemon = True
+        self.watchdog.start()
         task, loop = self.task, self.loop
         if task is None or loop is None or task.done():
             raise KeyboardInterrupt
@@ -137,3 +138,5 @@ def interrupts(rd: RunDir, agent: str) -> Iterator[Interrupts]:
         yield handler
     finally:
         signal.signal(signal.SIGINT, previous)
+        if handler.watchdog is not None:  # unwound in time: the caller ends the command (130)
+            handler.watchdog.cancel()
