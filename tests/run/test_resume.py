@@ -14,9 +14,11 @@ from tests.support.project import read_summary
 
 
 @pytest.fixture(autouse=True)
-def _reset() -> None:
+def _reset(monkeypatch: pytest.MonkeyPatch) -> None:
     DyingAgent.kill_at[0], DyingAgent.flaky_at[0] = None, None
     DyingAgent.ran.clear()
+    # in-process: a loaded machine must never let Ctrl-C's grace watchdog end the test process itself
+    monkeypatch.setattr("evals.run.interrupt.GRACE_S", 600.0)
 
 
 def test_a_run_killed_midway_and_resumed_ends_with_every_trial_done_exactly_once(project: Path) -> None:
