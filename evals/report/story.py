@@ -383,14 +383,22 @@ def console_lines(summary: Summary) -> list[str]:
     return lines
 
 
+ANNOTATED = 6  # GitHub shows 10 error annotations a step: room for the gate's reasoning after these
+
+
 def annotation_lines(summary: Summary) -> list[tuple[str, str]]:
     """(title, message) of one annotation per fallen part, largest first, each with its concrete
     failure and where the viewer shows it: what a reviewer sees on the checks page before the
-    statistics. Plain, unescaped text: the annotation writer escapes it."""
-    return [
+    statistics. Past ANNOTATED parts, one more says how many the job summary lists. Plain,
+    unescaped text: the annotation writer escapes it."""
+    told = distinct(fallen(summary))
+    lines = [
         (
             f"{'guard ' if f.guard else ''}{f.key} fell: {_cut(f.title, 90)}",
-            f"{f.told()} (viewer.html#{f.anchor})",
+            f"{_cut(f.told(), 300)} (viewer.html#{f.anchor})",
         )
-        for f in distinct(fallen(summary))
+        for f in told[:ANNOTATED]
     ]
+    if len(told) > ANNOTATED:
+        lines.append(("more fell", f"{len(told) - ANNOTATED} more parts fell: the job summary lists them"))
+    return lines

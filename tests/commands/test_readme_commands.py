@@ -180,7 +180,9 @@ def test_the_quickstart_example_of_a_failing_gate_fails(
     assert notes[0].startswith("::error title=Agent evals - C5 fell%3A SEC-004")
     assert "the secret is still in main" in notes[0]
     stats = [i for i, n in enumerate(notes) if n.startswith("::error title=Agent evals - regression::")]
-    assert stats and all("fell%3A" in n for n in notes[: min(stats)]) and "CI" not in notes[0]
+    assert stats and all("fell" in n for n in notes[: min(stats)]) and "CI" not in notes[0]
+    told = [n for n in notes if "fell%3A" in n]  # at most six, then how many more: room for the reasons
+    assert len(told) == 6 and "more parts fell" in notes[6] and len(notes) <= 10
     # the job summary: the report, its story before the gate's reasoning
     summary = job_summary.read_text(encoding="utf-8")
     assert summary.index("the secret is still in main") < summary.index("How the gate decided")

@@ -112,7 +112,8 @@
       const t = s.total, g = s.gate;
       const line = ["Total ", el("b", {}, num(t.mean) + " / " + t.max)];
       if (g) line.push(" · baseline " + num(g.baseline) + " · Δ ", delta(g.delta),
-        " · " + Math.round(g.confidence * 100) + "% interval " + num(g.ci[0]) + " to " + num(g.ci[1]) + " · allowed drop " + num(g.allowed_drop));
+        " · " + Math.round(g.confidence * 100) + "% interval " + num(g.ci[0]) + " to " + num(g.ci[1]) +
+        (g.clipped ? " (clipped to what the scale allows)" : "") + " · allowed drop " + num(g.allowed_drop));
       head.appendChild(el("p", { id: "total" }, line));
       if (s.operating) head.appendChild(el("p", { id: "operating", class: "muted" }, s.operating));
     } else {

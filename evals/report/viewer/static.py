@@ -312,6 +312,7 @@ def _summary(data: dict[str, Any]) -> str:
     if gate:
         line += f" · baseline {_num(gate['baseline'])} · Δ {_num(gate['delta'])}"
         line += f" · interval {_num(gate['ci'][0])} to {_num(gate['ci'][1])}"
+        line += " (clipped to what the scale allows)" if gate.get("clipped") else ""
     out += _tag("p", line)
     return out + (_tag("p", esc(s["operating"]), "muted") if s.get("operating") else "")
 
