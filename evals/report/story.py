@@ -1,4 +1,8 @@
-"""The report's story: what broke, told the way a reviewer reads it, before any number.
+"""The story: what broke, told the way a reviewer reads it, before any number, on every surface.
+
+`fallen` is the one list (largest fall first, each with its concrete failure and viewer anchor) that
+report.md and the PR comment (`story_lines`), the console verdict (`console_lines`), the Actions
+annotations (`annotation_lines`) and the viewer's header (`viewer_story`) all tell.
 
 A regression or an undecided drop is read criterion by criterion: which one fell (by its rubric
 title), the concrete failure its check found ("expected FLAG_THRESHOLD = 0.85, found 0.8") or the
