@@ -79,7 +79,7 @@ def test_agreement_is_measured_cached_and_a_drifting_judge_raises_the_alarm(
     config = project / "evals.yaml"
     text_ = config.read_text(encoding="utf-8")
     config.write_text(
-        re.sub(r"model: claude-haiku-4-5\b", "model: claude-sonnet-5-5", text_), encoding="utf-8"
+        re.sub(r"model: claude-haiku-4-5\b", "model: claude-haiku-4-5-20251001", text_), encoding="utf-8"
     )
     with judge(monkeypatch, constant) as stub:
         assert main(["judge", "agreement", "--record"]) == 0
@@ -88,10 +88,10 @@ def test_agreement_is_measured_cached_and_a_drifting_judge_raises_the_alarm(
     assert "trial-run/T1b: no better than a constant judge: always answering 0 would agree on 50%" in printed
     assert row(printed, "trial-run/T1b")[5] == "1 / 0"  # judge above the label once, below never
     drifted = load_judge_checks(record)[-1]
-    assert drifted.changed == ["judge model claude-haiku-4-5 → claude-sonnet-5-5"]
+    assert drifted.changed == ["judge model claude-haiku-4-5 → claude-haiku-4-5-20251001"]
     assert (
         drifted.below_floor
-        and "judge changed: judge model claude-haiku-4-5 → claude-sonnet-5-5" in drifted.alarms
+        and "judge changed: judge model claude-haiku-4-5 → claude-haiku-4-5-20251001" in drifted.alarms
     )
 
 
