@@ -60,8 +60,12 @@ class Pair:
 
 
 def _identity(config: Config, defined: dict[str, LoadedScenario]) -> JudgeIdentity:
+    """The judge measured, keyed and hashed as a run's fingerprint keys and hashes it (the template's
+    prompt file, bytes as they are), so a report and `bless` can tell whether it is the same judge."""
     prompts = {
-        f"{name}/{prompt}": sha256_text((loaded.folder / prompt).read_text(encoding="utf-8"))
+        f"{name}/{prompt}": sha256_text(
+            (loaded.folder / prompt).read_bytes().decode("utf-8", errors="replace")
+        )
         for name, loaded in sorted(defined.items())
         for prompt in loaded.judge_prompts
     }
