@@ -93,14 +93,14 @@ def check_judge_measured(
     summary: Summary, records: list[TrialRecord], checks: list[JudgeCheck], labelled: bool, run_dir: Path
 ) -> str:
     """Refuse (always, --force or not) a model-judged run whose judge was not measured against people,
-    changed since, or fell below the floor: its scores rest on a ruler nobody checked. With no labelled
-    set at all there is nothing to measure with: a warning, returned, instead."""
+    changed since, or fell below the floor: its scores rest on a ruler nobody checked. Never measured
+    (no labelled set, or no measurement recorded yet): a warning, returned, instead."""
     if not model_judged(records):
         return ""
-    if not labelled:
+    if not labelled or not checks:  # never measured: say so; refusing would break every nightly until then
         return (
-            "warning: the judge's agreement with people is unmeasured (no scenario has labels): this "
-            "baseline's judged parts rest on a judge nobody checked (docs/judge.md)"
+            "warning: the judge's agreement with people was never measured (`evals judge agreement "
+            "--record`): this baseline's judged parts rest on a judge nobody checked (docs/judge.md)"
         )
     why = bless_refusal(checks, identity_of(summary.fingerprint))
     if why is not None:
