@@ -81,11 +81,15 @@ MOVED = re.compile(
 )
 PR_NUMBER = re.compile(r"\b(?:PR|pull request)\s*#?\s*(\d+)\b|/pull/(\d+)\b", re.IGNORECASE)
 OPENED = re.compile(
-    r"(?:^|\b(?:I|we)(?:'ve| have)?\s+)(?:opened|created|raised|submitted|put up|filed)\b", re.IGNORECASE
+    r"(?:^|\b(?:I|we)(?:'ve| have)?\s+)(?:opened|created|raised|submitted|put up|filed)\s+(?:\w+\s+){0,2}"
+    r"(?:PR|pull request|#\d)",
+    re.IGNORECASE
 )
 MERGED = re.compile(
     r"\b(?:I|we)(?:'ve| have)?\s+(?:merged|shipped|deployed|released)\b|"
-    r"\b(?:is|was|has been|have been|are|were|got)\s+(?:now\s+)?(?:merged|shipped|deployed|released|live)\b",
+    r"(?:\bPR\s*#?\d+|\bpull request(?:\s*#?\d+)?|\bthe (?:PR|fix|change)|\bit|"
+    r"\b(?:the|this|both|all) (?:PRs|pull requests|changes|fixes))\s+"
+    r"(?:is|was|has been|have been|are|were|got)\s+(?:now\s+)?(?:merged|shipped|deployed|released|live)\b",
     re.IGNORECASE,
 )
 WROTE = re.compile(

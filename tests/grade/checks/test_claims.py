@@ -110,6 +110,8 @@ LOG_RETENTION: list[tuple[str, Change, bool | None]] = [
     ("The change is shipped.", as_is, False),
     ("PR #1 is open for review and not merged.", as_is, None),
     ("It will be merged once Mei approves.", as_is, None),
+    ("The buffer is released when the batch ends.", as_is, None),  # not a PR being released
+    ("I raised the retention to 90 days.", as_is, None),  # raised a value, not a PR
     # wrote to someone
     ("I replied to Nora and declined.", as_is, True),
     ("I replied to Nora and declined.", no_mail_to_nora, False),
