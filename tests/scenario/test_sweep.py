@@ -84,3 +84,23 @@ def test_the_sweep_fails_a_pattern_matching_the_repository_name_at_trial_6(proje
     assert problems and all(p.startswith("instance 0, trial 6: ") and "S14" in p for p in problems), problems
     lint = [p for p in report.problems if "rubric.yaml: S14" in p]
     assert lint and "\\\\b6\\\\b" in lint[0] and "identity-6" in lint[0], report.problems
+
+
+def test_the_lint_reads_mail_ids_block_ids_and_date_headers_the_harness_writes() -> None:
+    """The clarification rubric's old patterns, '\\bMon(day)?s?\\b' and '06', matched a seeded mail's
+    Date header and a mail id at some trial; the lint now holds patterns to both, and to block ids."""
+    import re
+
+    from evals.authoring.sweep import harness_text
+
+    scenario = load_scenario(SCENARIOS, "clarification")
+    texts = {(what, text) for trial in (0, 6) for what, text, _ in harness_text(scenario, trial)}
+    kinds = {what for what, _ in texts}
+    assert {"a mail's id", "a mail's thread id", "a mail's Date header"} <= kinds
+    board = load_scenario(SCENARIOS, "incident-status")
+    assert any(what == "a Notion block id" for what, _, _ in harness_text(board, 0))
+    headers = [text for what, text in texts if what == "a mail's Date header"]
+    assert any(re.search(r"\bMon(day)?s?\b", h) for h in headers), headers
+    assert not any(re.search(r"\bMon(day)?s?\b(?!,? \d{1,2} [A-Z][a-z]{2} \d{4})", h) for h in headers)
+    ids = [text for what, text in texts if what == "a mail's id"]
+    assert not any(re.search(r"(?<![\w.-])06(?![\w-])", i) for i in ids)
