@@ -24,6 +24,7 @@ else for the same reason.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import numbers
@@ -43,8 +44,10 @@ def encode(value: Any, depth: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(value).__name__, "repr": repr(value)[:REPR_CHARS]}
     if value is None or isinstance(value, bool | int | float | str):
         out["value"] = value
-    elif isinstance(value, numbers.Real):  # Decimal("2.0"), Fraction(1, 2): a number by value
-        out["number"] = float(value)
+    elif isinstance(value, numbers.Number):  # Decimal("2.0"), Fraction(1, 2): a number by value
+        # a complex number is no rubric's value: it has no "number"
+        with contextlib.suppress(TypeError, ValueError, OverflowError):
+            out["number"] = float(value)  # type: ignore[arg-type]
     elif depth < 4 and isinstance(value, list | tuple | set | frozenset):
         items = list(value)[:MAX_ITEMS]
         encoded = [encode(item, depth + 1) for item in items]
@@ -71,7 +74,7 @@ def _import_all(package: str) -> list[str]:
 
 def _plain(value: Any) -> bool:
     """Whether a module-level value is data a rubric could name (not a function, class or module)."""
-    if value is None or isinstance(value, bool | int | float | str | numbers.Real):
+    if value is None or isinstance(value, bool | int | float | str | numbers.Number):
         return True
     return isinstance(value, list | tuple | set | frozenset)
 
