@@ -35,8 +35,10 @@ def test_each_scenario_lists_the_modules_that_define_the_checks_its_rubric_names
         source = Path(inspect.getsourcefile(fn) or "").resolve().relative_to(ROOT).as_posix()
         assert source in grader, (name, source)
     assert {"evals/grade/grader.py", "evals/grade/checks/common.py"} <= set(grader)  # core, and an import
-    # Only what this rubric uses: the trial run runs no probe and no check of Nightshift's own.
-    assert not any("probes" in f or f.startswith("scenario/") for f in grader)
+    # Only what this rubric uses: the shared behaviour probe (its value part imports the package),
+    # and no probe or check of Nightshift's own.
+    assert "evals/grade/probes/inside/evals_effective.py" in grader
+    assert not any("hydra" in f or f.startswith("scenario/") for f in grader)
     nightshift = fp["scenarios"]["nightshift"]["grader"]
     # The scenario's own check and probe are scenario data (names independent of the checkout);
     # what that check imports from the package to run its probe is grader code.
