@@ -146,3 +146,19 @@ def test_a_process_that_never_grades_fingerprints_the_same_files() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == project_fingerprint(ROOT)
+
+
+def test_a_rubric_that_runs_probes_fingerprints_the_same_before_any_probe_ran() -> None:
+    # The probe runner is imported lazily, where a probe first runs; a fingerprint taken in a fresh
+    # process (a run's start) must still follow what it imports, as one taken after grading does.
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from evals.core.config import load_config\nfrom evals.definition import load_definition\n"
+        "from evals.gate.fingerprint import rubric_grader_files\n"
+        "config, project = load_config(Path('.'), None)\n"
+        "rubric = load_definition(project, config, ['trial-run']).scenarios['trial-run'].rubric\n"
+        "assert 'evals.grade.probes.runner' not in sys.modules\n"
+        "print('evals/grade/confine/rpc.py' in rubric_grader_files(rubric))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True", done.stderr
