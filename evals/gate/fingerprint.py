@@ -135,6 +135,10 @@ def grader_files(
             files.update(
                 {_key(p): p for p in path.parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
             )
+            # its modules are imported where a probe first runs (the runner, lazily): import them
+            # now, so what they import is followed whether or not a probe has run in this process
+            for sub in sorted(p.stem for p in path.parent.glob("*.py") if p.name != "__init__.py"):
+                queue.append(importlib.import_module(f"{name}.{sub}").__name__)
         queue.extend(n for n in _imports(module) if _followed(n, prefixes))
     inside = data_dir.resolve() if data_dir is not None else None
     return {

@@ -91,7 +91,11 @@ Code
 Behaviour: the package imported as the service would, in the confinement (a decisive part's verdict)
     effective_value  a name's value after every module of its package ran its import-time code
     call           a function's result, called with plain JSON arguments after the same imports
-    Observation    what one tree showed: the values and results, encoded, or the `error` that stopped it
+    observe        both, for several names and calls at once, with stub packages; one probe per head
+    Observation    what one tree showed: values, results, every module's data, the logging levels, or
+                   the `error` that stopped it
+    value_everywhere    a guard: the value (and calls, and logging) holds at every head, with stubs
+    value_at_some_head  a fix: the value is right at some head, with stubs
 
 Reading what the agent wrote (evals/grade/artefact.py)
     reading        `with reading(what):` around a parser of the agent's bytes: too deep, too large or
@@ -131,7 +135,14 @@ from evals.grade.checks import (
     repo,
     world,
 )
-from evals.grade.checks.behaviour import Observation, call, effective_value
+from evals.grade.checks.behaviour import (
+    Observation,
+    call,
+    effective_value,
+    observe,
+    value_at_some_head,
+    value_everywhere,
+)
 from evals.grade.checks.claims import Claim, claims_in
 from evals.grade.checks.common import (
     Look,
@@ -212,6 +223,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "keyed",
     "leaks_of",
     "mentions_pr",
+    "observe",
     "outward",
     "page_of",
     "parse",
@@ -226,6 +238,8 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "spelling_of",
     "time_pattern",
     "to_persona",
+    "value_at_some_head",
+    "value_everywhere",
 ]
 
 
