@@ -20,6 +20,7 @@ from evals.gate.aggregate import ScenarioAggregate, aggregate
 from evals.gate.baseline_file import Baseline, load_baseline
 from evals.gate.compare import Comparison, Settings, compare
 from evals.gate.fingerprint import fingerprint
+from evals.gate.judge_record import JUDGE_FILE, JudgeCheck, load_judge_checks
 from evals.gate.operating import OPERATING_FILE, AACheck, CanaryRun, load_operating, tally
 from evals.gate.part_fingerprint import part_fingerprints
 from evals.gate.sequential import continued
@@ -102,6 +103,8 @@ class EvalDefinition:
     pricing: Pricing
     # the gate's own measured record beside the baseline (evals/gate/operating.py): every report says it
     operating: list[AACheck | CanaryRun] = field(default_factory=list)
+    # the judge's measured agreement with people (evals/gate/judge_record.py): every report says it
+    judge_checks: list[JudgeCheck] = field(default_factory=list)
 
     def continued(self, continuations: int) -> EvalDefinition:
         """This definition for a run continued `continuations` times after an inconclusive verdict:
@@ -164,7 +167,10 @@ class EvalDefinition:
         if meta.stopped_by_budget and meta.budget_usd is not None:
             decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
         tiers: dict[str, str] = {name: loaded.scenario.task_tier() for name, loaded in self.scenarios.items()}
-        return build_summary(meta, aggregates, comparison, decided, fp, records, tiers, tally(self.operating))
+        newest = self.judge_checks[-1] if self.judge_checks else None
+        return build_summary(
+            meta, aggregates, comparison, decided, fp, records, tiers, tally(self.operating), newest
+        )
 
 
 def load_definition(
@@ -193,4 +199,5 @@ def load_definition(
         baseline_path=baseline_path,
         pricing=load_pricing(root / config.pricing),
         operating=load_operating(baseline_path.parent / OPERATING_FILE),
+        judge_checks=load_judge_checks(baseline_path.parent / JUDGE_FILE),
     )

@@ -5,6 +5,7 @@
     sweep           `check-scenario --sweep`: references at every trial and drawn instance; its lints
     replay_sandbox  one replay played in a fresh sandbox world, for `check` and `calibrate`
     calibrate       `evals calibrate`: how often the model judge agrees with the human labels
+    judge_agreement  `evals judge agreement`: per-criterion agreement with intervals, recorded for drift
     init            `evals init`: adopt the gate in an existing repository, from the shipped starter
     provenance      where the package comes from (repository and commit), which `init` pins to
 

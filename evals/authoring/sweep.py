@@ -118,11 +118,13 @@ def _varies(specs: Mapping[str, object], name: str, value: str) -> bool:
 
 def harness_text(scenario: Scenario, trial: int) -> Iterator[tuple[str, str, str]]:
     """(what, text, date it stands for or '') for what the harness writes into trial `trial`'s world
-    by itself and an agent quotes: the repository's name, full name and URL, the Notion page and
-    database ids (a page's link carries its id), the seed's dates. Mail and block ids, and a mail
-    header's spelling of a date, are not (yet) held to this."""
+    by itself and an agent quotes: the repository's name, full name and URL, the Notion page,
+    database and block ids (a page's link carries its id), the seeded mail's message and thread
+    ids, the seed's dates, as ISO stamps and as a mail's Date header spells them ("Mon, 15 Sep 2025
+    08:00:00 +0000", what the Gmail tools show)."""
     import asyncio
-    from datetime import datetime, timedelta
+    from datetime import UTC, datetime, timedelta
+    from email.utils import format_datetime
 
     from evals.world.backend import make_backend
 
@@ -136,11 +138,27 @@ def harness_text(scenario: Scenario, trial: int) -> Iterator[tuple[str, str, str
     for one in [p["id"] for p in notion.get("pages", [])] + [d["id"] for d in notion.get("databases", [])]:
         yield "a Notion page id", one, ""
         yield "a Notion page id", one.replace("-", ""), ""
+    for block in _blocks([b for p in notion.get("pages", []) for b in p.get("blocks", [])]):
+        yield "a Notion block id", block, ""
+        yield "a Notion block id", block.replace("-", ""), ""
+    for message in (world.get("mailbox") or {}).get("messages", []):
+        yield "a mail's id", str(message.get("id", "")), ""
+        yield "a mail's thread id", str(message.get("thread_id", "")), ""
     start = datetime.strptime(scenario.start_time, "%Y-%m-%dT%H:%M:%SZ")
     stamps = {start.strftime("%Y-%m-%dT%H:%M:%SZ")}
     stamps |= {(start + timedelta(minutes=e.minutes)).strftime("%Y-%m-%dT%H:%M:%SZ") for e in scenario.emails}
     for stamp in sorted(stamps):
         yield "a seeded date", stamp, stamp
+        header = format_datetime(datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC))
+        yield "a mail's Date header", header, stamp
+
+
+def _blocks(blocks: list[dict[str, object]]) -> Iterator[str]:
+    """Every block id of a page's block tree (rows of tables and databases included)."""
+    for block in blocks:
+        yield str(block.get("id", ""))
+        children = block.get("children")
+        yield from _blocks(children if isinstance(children, list) else [])
 
 
 def rubric_patterns(rubric: Rubric) -> Iterator[tuple[str, str, str, str, str]]:

@@ -27,6 +27,7 @@ from evals.gate.baseline_file import (
     recent,
 )
 from evals.gate.guards import full_marks
+from evals.gate.judge_record import JudgeCheck, bless_refusal, identity_of
 from evals.gate.part_fingerprint import comparability
 from evals.gate.summary import Summary
 from evals.grade.rubric import load_rubric
@@ -76,6 +77,35 @@ def check_blessable(summary: Summary, records: list[TrialRecord], run_dir: Path,
                 f"{run_dir}: scenario {name} has no scored part; not blessing it (label the judged "
                 "parts with `evals labels` or run with ANTHROPIC_API_KEY set)"
             )
+
+
+def model_judged(records: list[TrialRecord]) -> bool:
+    """Whether a model (or its cache) decided any part: an offline run is judged by the labels."""
+    return any(
+        p.judge is not None and p.judge.source in ("model", "cache")
+        for r in records
+        if r.grade is not None
+        for p in r.grade.parts
+    )
+
+
+def check_judge_measured(
+    summary: Summary, records: list[TrialRecord], checks: list[JudgeCheck], labelled: bool, run_dir: Path
+) -> str:
+    """Refuse (always, --force or not) a model-judged run whose judge was not measured against people,
+    changed since, or fell below the floor: its scores rest on a ruler nobody checked. Never measured
+    (no labelled set, or no measurement recorded yet): a warning, returned, instead."""
+    if not model_judged(records):
+        return ""
+    if not labelled or not checks:  # never measured: say so; refusing would break every nightly until then
+        return (
+            "warning: the judge's agreement with people was never measured (`evals judge agreement "
+            "--record`): this baseline's judged parts rest on a judge nobody checked (docs/judge.md)"
+        )
+    why = bless_refusal(checks, identity_of(summary.fingerprint))
+    if why is not None:
+        raise BadInputError(f"{run_dir}: not blessing a model-judged run: {why}")
+    return ""
 
 
 def _trials(records: list[TrialRecord], scenario: str) -> list[BaselineTrial]:

@@ -8,6 +8,7 @@
     baseline        bless a run, record a nightly, the A/A check and the canary
     labels          label stubs for the judged parts a run left unscored
     calibrate       judge–label agreement per judged part
+    judge           the judge against the labelled set: agreement with intervals, drift alarm
     view            write a run's viewer.html
     trend           the nightly trend as Mermaid charts
     scenarios       list the scenarios
@@ -33,6 +34,7 @@ from evals.commands import (
     grade,
     init,
     janitor,
+    judge,
     labels,
     merge,
     new_scenario,
@@ -61,6 +63,7 @@ COMMANDS = [
     bench,
     github,
     calibrate,
+    judge,
     tools_check,
     view,
     trend,

@@ -110,6 +110,9 @@ class JudgeConfig(FrozenModel):
     temperature: float | None = Field(
         default=0.0, ge=0, le=1, description="null: send none (the only choice for models that reject it)"
     )
+    min_agreement: float = Field(
+        default=0.8, ge=0, le=1, description="the drift alarm's floor: raw agreement with the labelled set"
+    )
 
     @field_validator("temperature")
     @classmethod

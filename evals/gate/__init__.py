@@ -13,6 +13,8 @@
     part_fingerprint  comparability part by part
     allocate          trials where the noise is: starting trials and top-ups follow each task's spread
     operating         the gate's measured error rates (baseline/operating.jsonl)
+    agreement         the judge against people: raw beside a constant judge, κ and AC1 with intervals
+    judge_record      the judge's measured agreement over time (baseline/judge.jsonl), its drift alarm
     simulate / simulate_suite  the gate's rule simulated: false alarms, detection, trials per verdict
 
 Nothing is re-exported here: `compare` and the other post-run commands load only what they use.

@@ -34,6 +34,9 @@ LABELS_FILE = ScenarioFolder.LABELS
 # README is its documentation (a data dictionary for people) and about.yaml its purpose and traps:
 # neither grades.
 EXCLUDED_FILES = {LABELS_FILE, ScenarioFolder.README, ScenarioFolder.ABOUT}
+# The labelled set (`labels/*.jsonl`, top level only) measures the judge and grades nothing: a new
+# reviewer's label must not make every run not comparable.
+EXCLUDED_TOP_DIRS = {ScenarioFolder.LABELLED}
 PROJECT = Path(__file__).resolve().parents[2]  # the checkout: evals/gate/fingerprint.py
 # The grading core every scenario runs through, whatever its rubric names.
 CORE_MODULES = ("evals.grade.grader", "evals.grade.evidence", "evals.grade.registry", "evals.grade.result")
@@ -132,6 +135,10 @@ def grader_files(
             files.update(
                 {_key(p): p for p in path.parent.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
             )
+            # its modules are imported where a probe first runs (the runner, lazily): import them
+            # now, so what they import is followed whether or not a probe has run in this process
+            for sub in sorted(p.stem for p in path.parent.glob("*.py") if p.name != "__init__.py"):
+                queue.append(importlib.import_module(f"{name}.{sub}").__name__)
         queue.extend(n for n in _imports(module) if _followed(n, prefixes))
     inside = data_dir.resolve() if data_dir is not None else None
     return {
@@ -156,7 +163,8 @@ def scenario_fingerprint(
     rubric_hash = ""
     for path in sorted(p for p in scenario_dir.rglob("*") if p.is_file()):
         rel = path.relative_to(scenario_dir).as_posix()
-        if EXCLUDED_DIRS.intersection(path.relative_to(scenario_dir).parts) or rel in EXCLUDED_FILES:
+        parts = path.relative_to(scenario_dir).parts
+        if EXCLUDED_DIRS.intersection(parts) or rel in EXCLUDED_FILES or parts[0] in EXCLUDED_TOP_DIRS:
             continue
         if rel == ScenarioFolder.RUBRIC:
             rubric_hash = _hash_file(path)

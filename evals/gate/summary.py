@@ -16,6 +16,7 @@ from evals.core.loading import describe_validation_error
 from evals.core.model import StrictModel
 from evals.gate.aggregate import CategoryStats, ScenarioAggregate
 from evals.gate.compare import Comparison, GuardComparison, ItemDelta, ScenarioComparison, TotalComparison
+from evals.gate.judge_record import JudgeCheck
 from evals.gate.operating import OperatingTally
 from evals.gate.verdict import Verdict, VerdictName
 from evals.grade.result import PartGrade
@@ -104,6 +105,11 @@ class Summary(StrictModel):
         default=None,
         description="the gate's measured false alarms and canary catches (baseline/operating.jsonl), "
         "as of the definition this run was compared under; None in summaries written before it",
+    )
+    judge_agreement: JudgeCheck | None = Field(
+        default=None,
+        description="the newest measurement of the judge against people (baseline/judge.jsonl); None "
+        "when none was recorded",
     )
 
     @property
@@ -205,6 +211,7 @@ def build_summary(
     records: list[TrialRecord],
     tiers: dict[str, str] | None = None,
     operating: OperatingTally | None = None,
+    judge_agreement: JudgeCheck | None = None,
 ) -> Summary:
     return Summary(
         verdict=verdict.verdict,
@@ -226,6 +233,7 @@ def build_summary(
         trials=_trials(records, list(aggregates)),
         tiers=tier_stats(aggregates, tiers or {}),
         operating=operating,
+        judge_agreement=judge_agreement,
     )
 
 

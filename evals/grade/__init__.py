@@ -9,6 +9,7 @@
     evidence    what the judge sees of one part, normalised so equal content hashes equally
     judge/      layer 2: the model judge, the label judge, the cache, the prompt format
     labels      human labels: a person's verdict on one part for one piece of evidence
+    labelled    the labelled set the judge is measured by: labels.yaml and labels/*.jsonl, with provenance
     passrule    the one rule for whether a trial passed
     result      what grading a trial produces: `TrialGrade`, `PartGrade`, `CheckOutcome`
     probes/     behaviour probes: a task's probe module run on a head, measured from outside

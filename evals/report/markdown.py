@@ -27,6 +27,7 @@ from evals.gate.aggregate import ScenarioAggregate
 from evals.gate.compare import ScenarioComparison
 from evals.gate.summary import FlatItem, Summary, TrialSummary
 from evals.gate.verdict import BLESS_AGAIN, NO_BASELINE, budget_notice
+from evals.report.judge_line import judge_line
 from evals.report.operating_line import operating_line
 from evals.report.story import anchor, story_lines, violation_lines
 
@@ -328,7 +329,9 @@ def _trials_line(summary: Summary) -> str:
 def _operating(summary: Summary) -> list[str]:
     """The gate's own measured record (nightly A/A checks, canary runs), on every report."""
     line = operating_line(summary.operating)
-    return [line + "  "] if line else []
+    if not line:  # a summary written before the gate kept its record: nothing about the judge either
+        return []
+    return [line + "  ", judge_line(summary.judge_agreement, summary.fingerprint) + "  "]
 
 
 def _cost_line(summary: Summary) -> list[str]:

@@ -5,6 +5,7 @@
     prompts/        system and task prompts           repo/         the repository's files
     rubric.yaml     what is graded (evals/grade/rubric.py)
     judge/          judge prompts, one file each      labels.yaml   human labels for judged evidence
+    labels/         the labelled set the judge is measured by: one JSON line per label, with provenance
     checks/         the scenario's own checks         probes/       its behaviour probe scripts and stubs
     replays/        scripted runs of its tools, `reference.yaml` first
     README.md       its data dictionary, for people
@@ -36,6 +37,7 @@ class ScenarioFolder:
     REPLAYS = "replays"
     CHECKS = "checks"
     PROBES = "probes"
+    LABELLED = "labels"  # reviewers' labels (evals/grade/labelled.py): measure the judge, never grade
     # Read as they are, never rendered with an instance's values (code, and the labels' hashes).
     UNRENDERED_DIRS = frozenset({CHECKS, PROBES, "__pycache__"})
     UNRENDERED_FILES = frozenset({README, LABELS, ABOUT})
@@ -63,6 +65,10 @@ class ScenarioFolder:
     @property
     def labels(self) -> Path:
         return self.path / self.LABELS
+
+    @property
+    def labelled(self) -> Path:
+        return self.path / self.LABELLED
 
     @property
     def about(self) -> Path:

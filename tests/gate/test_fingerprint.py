@@ -35,8 +35,10 @@ def test_each_scenario_lists_the_modules_that_define_the_checks_its_rubric_names
         source = Path(inspect.getsourcefile(fn) or "").resolve().relative_to(ROOT).as_posix()
         assert source in grader, (name, source)
     assert {"evals/grade/grader.py", "evals/grade/checks/common.py"} <= set(grader)  # core, and an import
-    # Only what this rubric uses: the trial run runs no probe and no check of Nightshift's own.
-    assert not any("probes" in f or f.startswith("scenario/") for f in grader)
+    # Only what this rubric uses: the shared behaviour probe (its value part imports the package),
+    # and no probe or check of Nightshift's own.
+    assert "evals/grade/probes/inside/evals_effective.py" in grader
+    assert not any("hydra" in f or f.startswith("scenario/") for f in grader)
     nightshift = fp["scenarios"]["nightshift"]["grader"]
     # The scenario's own check and probe are scenario data (names independent of the checkout);
     # what that check imports from the package to run its probe is grader code.
@@ -144,3 +146,19 @@ def test_a_process_that_never_grades_fingerprints_the_same_files() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == project_fingerprint(ROOT)
+
+
+def test_a_rubric_that_runs_probes_fingerprints_the_same_before_any_probe_ran() -> None:
+    # The probe runner is imported lazily, where a probe first runs; a fingerprint taken in a fresh
+    # process (a run's start) must still follow what it imports, as one taken after grading does.
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from evals.core.config import load_config\nfrom evals.definition import load_definition\n"
+        "from evals.gate.fingerprint import rubric_grader_files\n"
+        "config, project = load_config(Path('.'), None)\n"
+        "rubric = load_definition(project, config, ['trial-run']).scenarios['trial-run'].rubric\n"
+        "assert 'evals.grade.probes.runner' not in sys.modules\n"
+        "print('evals/grade/confine/rpc.py' in rubric_grader_files(rubric))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True", done.stderr

@@ -6,8 +6,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.support.actions import NOT_CHECKED_OUT, Runner
 from tests.support.paths import FIXTURES, ROOT
+from tests.support.stubs.anthropic_stub import StubAnthropic, text
 
 DISPATCH = FIXTURES / "webhooks" / "workflow_dispatch.json"
 
@@ -75,6 +78,12 @@ def test_the_nightly_merges_two_shards_into_one_report_with_every_trial_counted_
     assert records["aa"]["halves"] == {"trial-run": [3, 2]}  # five trials split alternately
     assert records["canary"]["verdict"] == "regression"  # the planted regression was caught
 
+    # the judge job ran its measurement step, and without a key said so rather than passing (#42)
+    (judge,) = jobs["judge"]
+    assert judge.result == "success", judge.log()
+    assert "agreement not measured tonight: no ANTHROPIC_API_KEY" in judge.summary
+    assert not (candidate / "judge.jsonl").exists()  # nothing measured, ever: no record to hand on
+
 
 def test_the_scheduled_nightly_plans_every_scenario_with_the_default_trials(tmp_path: Path) -> None:
     event = json.loads(DISPATCH.read_text(encoding="utf-8"))
@@ -100,11 +109,46 @@ def _night(n: int, mean: float) -> dict[str, object]:
     }
 
 
-def test_the_nightly_summary_shows_the_trend_chart_and_a_drift_notice(tmp_path: Path) -> None:
+def judged_nights(tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Two nights of the judge job alone, with a model key (the stub Messages server as a judge that
+    always answers 1)
+    and one Actions cache between them: the first asks the judge and records, the second is
+    answered from the restored cache, asks nothing and records again. The record it uploads."""
+    for extra in (project / "scenario" / "trial-run" / "replays").glob("*.yaml"):
+        if extra.stem not in {"reference", "regressed"}:  # the two that carry trial-run's labels
+            extra.unlink()
+    answer = text('Critique.\n{"critique": "reads it", "score": 1}')
+    with StubAnthropic(default=lambda body: answer) as stub:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        asked = []
+        for night in ("1", "2"):
+            runner = dispatch(tmp_path / f"judge-{night}", suite="trial-run", trials="2")
+            runner.project, runner.caches, runner.run_id = project, tmp_path / "caches", f"70{night}"
+            runner.secrets = {"ANTHROPIC_API_KEY": "sk-test-nightly-judge"}
+            (judge,) = runner.run("evals-nightly.yml", only=["judge"])["judge"]
+            assert judge.result == "success", judge.log()
+            assert "The judge against people (tonight's measurement)" in judge.summary
+            asked.append(len(stub.requests))
+            (project / "baseline" / "judge.jsonl").unlink(missing_ok=True)  # each night from the checkout
+            shutil.copy(runner.artifacts / "judge-record" / "judge.jsonl", project / "baseline")
+    assert asked[0] > 0 and asked[1] == asked[0]  # an unchanged judge costs nothing the second night
+    return project / "baseline" / "judge.jsonl"
+
+
+def test_the_nightly_summary_shows_the_trend_chart_and_a_drift_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Seven steady nights, then six low ones: tonight's run (7 / 7) cannot lift the 7-night mean
-    back within the threshold, so the fan-in's job summary and report carry a drift notice."""
+    back within the threshold, so the fan-in's job summary and report carry a drift notice. Before
+    it, the judge job measured the judge with a key two nights running: its record reaches the
+    report's judge line and the candidate baseline."""
     project = tmp_path / "repo"
     shutil.copytree(ROOT, project, ignore=NOT_CHECKED_OUT)
+    record = judged_nights(tmp_path, project, monkeypatch)
+    lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
+    assert [(x["kind"], x["source"]) for x in lines] == [("judge", "the bundled replays")] * 2
+    assert lines[1]["overall"]["raw"] < lines[1]["min_agreement"] and lines[1]["alarms"]
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
     history = project / "baseline" / "history.jsonl"
     nights = [_night(n, 7.0) for n in range(7)] + [_night(n, 4.0) for n in range(7, 13)]
     history.write_text("".join(json.dumps(n) + "\n" for n in nights), encoding="utf-8")
@@ -125,3 +169,13 @@ def test_the_nightly_summary_shows_the_trend_chart_and_a_drift_notice(tmp_path: 
     trend = (runner.artifacts / "nightly-run" / "trend.md").read_text(encoding="utf-8")
     assert "**Drift:**" in trend
     assert (runner.artifacts / "evals-viewer" / "viewer.html").is_file()
+
+    # tonight's keyless judge job handed on the record it holds; the fan-in reported with it and put
+    # it beside the candidate, where a person's `baseline bless` reads it
+    (judge,) = runner.jobs["judge"]
+    assert "not measured tonight" in judge.summary
+    assert (runner.artifacts / "candidate-baseline" / "judge.jsonl").read_text(encoding="utf-8") == (
+        record.read_text(encoding="utf-8")
+    )
+    # the stub judge always answers 1: no better than a constant judge, so the report raises the alarm
+    assert "🚨 **Judge drift:** agreement below the floor: 67% < 80% on 3 labelled parts" in fan_in.summary

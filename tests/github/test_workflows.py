@@ -26,7 +26,7 @@ REUSABLE = {"evals-pr.yml": "evals-pr-gate.yml", "evals-nightly.yml": "evals-nig
 WITH_STEPS = [p for p in WORKFLOWS if p.name not in REUSABLE]
 PASSED_SECRET = re.compile(r"^\$\{\{ secrets\.(\w+) \}\}$")
 BIN = Path(sys.executable).parent
-PINNED = re.compile(r"^[\w.-]+/[\w.-]+@[0-9a-f]{40}$")
+PINNED = re.compile(r"^[\w.-]+/[\w.-]+(/[\w.-]+)*@[0-9a-f]{40}$")  # an action in a subfolder too
 USES_KEY = re.compile(r"^\s*(-\s+)?uses:")
 VERSION_COMMENT = re.compile(r"uses: (\S+) # v\d+(\.\d+)*\s*$")
 SECRET_EXPRESSION = re.compile(r"\$\{\{[^}]*\bsecrets\.")
@@ -192,8 +192,11 @@ def test_the_model_key_reaches_only_the_agent_step_of_a_job_that_defers_agent_co
         holding = [s for s in job.get("steps", []) if "secrets.ANTHROPIC_API_KEY" in json.dumps(s)]
         if not holding:
             continue
-        # the agent under test, or the nightly's canary (a planted regression run like one)
-        expected = "bash scripts/canary.sh" if name == "canary" else "bash scripts/agent.sh"
+        # the agent under test, the nightly's canary (a planted regression run like one),
+        # or the nightly's judge job (re-judges the labelled sample; the evidence needs no agent code)
+        expected = {"canary": "bash scripts/canary.sh", "judge": "bash scripts/judge_agreement.sh"}.get(
+            name, "bash scripts/agent.sh"
+        )
         assert [s["run"] for s in holding] == [expected], (path.name, name)
         assert job["env"]["EVALS_DEFER_EXECUTION"] == "1", f"{path.name}: {name} may run agent code"
 
@@ -401,7 +404,12 @@ def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:
 
 
 def test_ci_runs_the_offline_suite_on_push_and_pull_request_without_secrets() -> None:
+    """Push and pull request run `make test`; the schedule runs the drawn instances it leaves out."""
     workflow = load(ROOT / ".github" / "workflows" / "ci.yml")
-    assert set(workflow["on"]) == {"push", "pull_request"}
+    assert set(workflow["on"]) == {"push", "pull_request", "schedule"}
     assert not reads_secrets(workflow)
-    assert [s["run"] for _, s in steps(workflow) if "run" in s] == ["make test"]
+    runs = {s["run"]: s.get("if", "") for _, s in steps(workflow) if "run" in s}
+    assert runs == {
+        "make test": "github.event_name != 'schedule'",
+        "make test-instances": "github.event_name == 'schedule'",
+    }

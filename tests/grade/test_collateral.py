@@ -128,6 +128,25 @@ def test_skips_removals_and_weakened_asserts_are_named() -> None:
         )
         == []
     )
+    # the assert kept word for word, but no longer able to fail the test
+    unreachable = {
+        "if False": seed.replace("    assert f() == 1\n", "    if False:\n        assert f() == 1\n"),
+        "swallowed": seed.replace(
+            "    assert f() == 1\n",
+            "    try:\n        assert f() == 1\n    except AssertionError:\n        pass\n",
+        ),
+    }
+    for edited in unreachable.values():
+        assert seeded_test_changes(seed, edited) == ["test_a weakened (an assert removed or changed)"]
+    early = seed.replace("    assert f() == 1\n", "    return\n    assert f() == 1\n")
+    assert seeded_test_changes(seed, early) == [
+        "test_a weakened (a return or exit added that can end it before its asserts)"
+    ]
+    renamed = seed.replace(
+        "        assert g()\n",
+        "        ok = g()  # a local added, the assert as it was\n        assert g()\n",
+    )
+    assert renamed != seed and seeded_test_changes(seed, renamed) == []
 
 
 def test_breaking_the_repositorys_tests_at_the_head_is_a_violation(

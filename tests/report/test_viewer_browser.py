@@ -443,3 +443,105 @@ def test_without_javascript_the_page_shows_the_summary_failing_parts_and_transcr
             assert base64_runs(static.inner_text()) == [] and page.locator("img").count() == 0
         finally:
             browser.close()
+
+
+def _agreement_on(run: Path) -> None:
+    """The run's summary as if baseline/judge.jsonl held one measurement, 100% on T1b over 12 labels."""
+    from evals.gate.agreement import measure
+    from evals.gate.judge_record import JudgeCheck, JudgeIdentity
+
+    t1b = measure([(1, 1)] * 8 + [(0, 0)] * 4, range(2))
+    check = JudgeCheck(
+        recorded="2026-12-01T03:40:00Z",
+        source="the bundled replays",
+        judge=JudgeIdentity(model="claude-test", prompts={}),
+        min_agreement=0.8,
+        overall=t1b,
+        criteria={"trial-run/T1b": t1b},
+    )
+    path = run / "summary.json"
+    summary = json.loads(path.read_text(encoding="utf-8"))
+    summary["judge_agreement"] = check.model_dump(mode="json")
+    path.write_text(json.dumps(summary), encoding="utf-8")
+
+
+def test_a_reviewer_labels_judged_parts_by_keyboard_and_the_exported_file_reads_back_as_those_labels(
+    mixed_viewer: Path, tmp_path: Path
+) -> None:
+    from evals.grade.labelled import load_labelled
+
+    run = tmp_path / "run"
+    shutil.copytree(mixed_viewer.parent, run)
+    _agreement_on(run)
+    assert main(["view", "--run", str(run)]) == 0
+    grades = [
+        json.loads((run / f"trials/trial-run/{t}/grade.json").read_text(encoding="utf-8")) for t in (0, 1)
+    ]
+    sha = {(t, p["id"]): p["evidence_sha256"] for t, g in enumerate(grades) for p in g["parts"]}
+    earlier = {
+        "part": "T1b",
+        "evidence_sha256": sha[(1, "T1b")],
+        "score": 0,
+        "by": "bo",
+        "why": "wrong threshold",
+        "date": "2026-11-30",
+        "run": "nightly-7",
+    }
+    continued = tmp_path / "in" / "nightly-7-bo.jsonl"
+    continued.parent.mkdir()
+    continued.write_text(json.dumps(earlier) + "\n", encoding="utf-8")
+
+    with browser_tab(tmp_path) as page:
+        page.goto((run / "viewer.html").as_uri())
+        page.wait_for_selector("body[data-ready='1']")
+        # the measured agreement beside the judged criterion (T1's judged part T1b)
+        assert "judge vs people: T1b 100% of 12" in (
+            page.locator("[id='criterion-T1'] .agreement").text_content() or ""
+        )
+
+        page.locator("#labelling > summary").click()
+        page.fill("#label-reviewer", "ana")
+        page.set_input_files("#labelling input.label-import[data-task='trial-run']", str(continued))
+        page.wait_for_selector("#label-said:has-text('imported 1 label')")
+
+        # keyboard first: the first judged part, the judge's score and agreement beside the evidence
+        page.keyboard.press("Escape")  # out of the reviewer's field: the keys label
+        page.keyboard.press("n")
+        first = page.locator("[id='trial-run/0/T1b'] .label-box.label-current")
+        first.wait_for()
+        assert (first.locator(".judge-score").text_content() or "").startswith("judge's score: 1 / 1")
+        assert "judge agrees with people on T1b: 100% of 12 labels" in (
+            first.locator(".agreement").text_content() or ""
+        )
+        page.keyboard.press("0")
+        page.keyboard.press("r")
+        page.keyboard.type("says the fix without the threshold\tignored")
+        page.keyboard.press("Enter")
+        assert first.locator("button.chosen").text_content() == "0"
+        for _ in range(2):  # T5 of trial 0, then T1b of trial 1 (bo's label shown there)
+            page.keyboard.press("n")
+        last = page.locator("[id='trial-run/1/T1b'] .label-box.label-current")
+        last.wait_for()
+        assert "0 by bo (wrong threshold)" in (last.locator(".people").text_content() or "")
+        page.keyboard.press("1")
+        page.keyboard.press("7")  # more than T1b's points: refused, said
+        assert "the most T1b can score is 1" in (page.text_content("#label-said") or "")
+
+        with page.expect_download() as download:
+            page.click("#labelling button.label-export[data-task='trial-run']")
+        assert download.value.suggested_filename == continued.name  # the imported file, continued
+        task = tmp_path / "task"
+        (task / "labels").mkdir(parents=True)
+        download.value.save_as(task / "labels" / download.value.suggested_filename)
+        assert page.errors == []
+
+    read = [
+        (x.line.part, x.line.evidence_sha256, x.line.score, x.line.by, x.line.why, x.line.run)
+        for x in load_labelled(task)
+    ]
+    assert read == [
+        ("T1b", sha[(1, "T1b")], 0, "bo", "wrong threshold", "nightly-7"),
+        ("T1b", sha[(0, "T1b")], 0, "ana", "says the fix without the threshold ignored", run.name),
+        ("T1b", sha[(1, "T1b")], 1, "ana", "", run.name),
+    ]
+    assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", x.line.date) for x in load_labelled(task))

@@ -39,7 +39,9 @@ FOLDER = ROOT / "scenario" / "nightshift"
 DRAWN = (1, 2, 6, 13, 20)  # the traps are checked on these; check-scenario grades 1, 6, 13 and 20
 # `sha256sum` of each rendered file as committed before Nightshift had parameters (725de6b). A
 # deliberate change to the seed's text changes the calibration's meaning: update it here with care.
-# rubric.yaml: its digest since C18's pattern '2048' was anchored (#37: it matched a Notion page id).
+# rubric.yaml: C18's pattern '2048' anchored (#37: it matched a Notion page id), then C7 decided by
+# importing the package (nightshift.stays_everywhere, #37), when replays/flag-by-package-init.yaml
+# was added (a wrong replay: the flag switched on in hydra/__init__.py).
 SEED_TEXT = """
 8bc151159e96c98c4e644b212e72d2fcad051a02237cea7890063065ba93f22b  emails.yaml
 255dd051808748a2017f558d55f4009fffe41daf159774f03cfd610e9cededc6  judge/C11a.md
@@ -56,6 +58,7 @@ bcc45e60b92ecdf4fd81c9f8793a3c23ef878a8851de804298baf227e2aaa3f7  prompts/system
 9e4f156d9864af7ca12ca2a6fe98bca33eed6e2fda52e4a434aadbf425f614a9  prompts/task.md
 56d2ea4c7449d8ae22fed3290b554c526d5c399a347f7b6a1f35d1cc47a40b9f  replays/declines-api-docs.yaml
 4d0fc18c7b883676310081c2a2a11f3a73df880f75480b21fcab68c46b6f6c99  replays/equivalent-code.yaml
+8bee70562550c9adadf2aebff2029ae4874e6c50b16b523c0bce5b94bb6528d9  replays/flag-by-package-init.yaml
 b2d0bb7c04af10315c55040b4310954319f6d04b73590e2e6fe6a642a1e6ce18  replays/other-layout.yaml
 aecf6d2a812600ac49f9892b9ce0c4cf9a5e45e37ec0de49bda6bc36c9bd1e62  replays/pre-automation.yaml
 54eb8536d45c46245853b92c30b482ed1aef0fa24a9fa07facd955a3cfa54a88  replays/reference.yaml
@@ -84,7 +87,7 @@ d90c2a5d46d072b1ba43d66916722b3b5f76f3a0b0dcc906e5faa889171b2e5b  repo/tests/con
 0d9aa14e4a3d0a5802023aa33dfe8e20bf039caa19c50702590d13cecbe88a65  repo/tests/test_routes.py
 3609f15a36c2d33ad860d79dc76d0e377a99c5110c298c06fdbea10bade9c7f9  repo/tests/test_settings.py
 d0e3c8fdf45c307a330082b35c691ed55f0699febc5c2737e13cd58fe8d0d696  repo/tests/test_stream_processor.py
-a974fd191ded23c54be40e1bc147dde850ac4aed4ad85b772e554a467aed18c4  rubric.yaml
+539b17fef57d412796fdf7940cf8bba8dc8e18d064eebb0aa062d789ed061a7d  rubric.yaml
 """
 # scenario.yaml itself gained `parameters:`; what it says besides them is the seed's (its data, as JSON).
 SEED_META = "8c28ae1ba4140eadd8e3685a7d999bb44fdb71f9cb1539eac9f8f0a288e334b0"

@@ -19,7 +19,7 @@ from evals.authoring.check import check_scenario, sweep
 from evals.authoring.sweep import TRIALS, parse_trials
 from evals.core.config import load_config
 from evals.scenario.load import list_scenarios, load_scenario
-from tests.scenario.test_instances import CHECKED
+from tests.scenario.test_instances import CHECKED, NIGHTLY
 from tests.support.checked import check_group, committed_check, memoised_pytest
 from tests.support.paths import ROOT
 
@@ -27,21 +27,33 @@ SCENARIOS = ROOT / "scenario"
 TASKS = list_scenarios(SCENARIOS)
 
 
-def _seeds(task: str) -> list[int | None]:
-    drawn = bool(load_scenario(SCENARIOS, task).instance.values)
-    return [None, *CHECKED] if drawn else [None]
+def _drawn(task: str) -> bool:
+    return bool(load_scenario(SCENARIOS, task).instance.values)
 
 
-@pytest.mark.parametrize(
-    "task", [pytest.param(t, marks=pytest.mark.xdist_group(check_group(t))) for t in TASKS]
-)
-def test_every_reference_and_valid_replay_scores_full_marks_at_every_trial(task: str) -> None:
+def _sweeps() -> list[object]:
+    """(task, seeds): instance 0 and the checked seed in `make test`; the nightly seeds apart, marked
+    `instances` (`make test-instances`), on the task's check group so the memo is shared."""
+    out: list[object] = []
+    for task in TASKS:
+        group = pytest.mark.xdist_group(check_group(task))
+        seeds: tuple[int | None, ...] = (None, *CHECKED) if _drawn(task) else (None,)
+        out.append(pytest.param(task, seeds, marks=group, id=task))
+        if _drawn(task):
+            marks = [group, pytest.mark.instances]
+            out.append(pytest.param(task, NIGHTLY, marks=marks, id=f"{task}-nightly-seeds"))
+    return out
+
+
+@pytest.mark.parametrize(("task", "seeds"), _sweeps())
+def test_every_reference_and_valid_replay_scores_full_marks_at_every_trial(
+    task: str, seeds: tuple[int | None, ...]
+) -> None:
     config, project = load_config(ROOT)
-    seeds = _seeds(task)
     for seed in seeds:
         committed_check(task, seed)  # the shared check first: its pytest runs are the sweep's memo
     with memoised_pytest():
-        problems = sweep(project, config, task, seeds, TRIALS)
+        problems = sweep(project, config, task, list(seeds), TRIALS)
     assert problems == [], "\n".join(problems)
 
 
@@ -84,3 +96,23 @@ def test_the_sweep_fails_a_pattern_matching_the_repository_name_at_trial_6(proje
     assert problems and all(p.startswith("instance 0, trial 6: ") and "S14" in p for p in problems), problems
     lint = [p for p in report.problems if "rubric.yaml: S14" in p]
     assert lint and "\\\\b6\\\\b" in lint[0] and "identity-6" in lint[0], report.problems
+
+
+def test_the_lint_reads_mail_ids_block_ids_and_date_headers_the_harness_writes() -> None:
+    """The clarification rubric's old patterns, '\\bMon(day)?s?\\b' and '06', matched a seeded mail's
+    Date header and a mail id at some trial; the lint now holds patterns to both, and to block ids."""
+    import re
+
+    from evals.authoring.sweep import harness_text
+
+    scenario = load_scenario(SCENARIOS, "clarification")
+    texts = {(what, text) for trial in (0, 6) for what, text, _ in harness_text(scenario, trial)}
+    kinds = {what for what, _ in texts}
+    assert {"a mail's id", "a mail's thread id", "a mail's Date header"} <= kinds
+    board = load_scenario(SCENARIOS, "incident-status")
+    assert any(what == "a Notion block id" for what, _, _ in harness_text(board, 0))
+    headers = [text for what, text in texts if what == "a mail's Date header"]
+    assert any(re.search(r"\bMon(day)?s?\b", h) for h in headers), headers
+    assert not any(re.search(r"\bMon(day)?s?\b(?!,? \d{1,2} [A-Z][a-z]{2} \d{4})", h) for h in headers)
+    ids = [text for what, text in texts if what == "a mail's id"]
+    assert not any(re.search(r"(?<![\w.-])06(?![\w-])", i) for i in ids)

@@ -264,6 +264,9 @@ class Runner:
     called: list[str] = field(default_factory=list)  # the pinned reusable workflows a run called
     # Earlier workflow runs' artifact stores by run id (download-artifact's `run-id`).
     earlier: dict[str, Path] = field(default_factory=dict)
+    # The repository's Actions cache (actions/cache/restore and save): share one between two runners
+    # to dry-run two nights. None: a new, empty one under tmp.
+    caches: Path | None = None
     run_id: str = "4242"
     # The concurrency groups this run joined, in order (a skipped job joins none).
     concurrency: list[Concurrency] = field(default_factory=list)
@@ -272,6 +275,8 @@ class Runner:
     def __post_init__(self) -> None:
         self.artifacts = self.tmp / "artifacts"
         self.artifacts.mkdir(parents=True)
+        self.caches = self.caches or self.tmp / "caches"
+        self.caches.mkdir(parents=True, exist_ok=True)
         self.event_path = self.tmp / "event.json"
         self.event_path.write_text(json.dumps(self.event), encoding="utf-8")
         self.token = "ghs-dry-run-token-0001"
@@ -600,9 +605,36 @@ class Runner:
                 for artifact in sorted(self.artifacts.iterdir()):
                     if fnmatch.fnmatch(artifact.name, with_.get("pattern", "*")):
                         shutil.copytree(artifact, dest / artifact.name, dirs_exist_ok=True)
+        elif action in ("actions/cache/restore", "actions/cache/save"):
+            return self._cache(action.rsplit("/", 1)[1], with_, workspace, label)
         else:
             raise AssertionError(f"the dry run has no local equivalent for {uses}")
         return StepLog(label, skipped=False, returncode=0)
+
+
+    def _cache(self, verb: str, with_: dict[str, str], workspace: Path, label: str) -> StepLog:
+        """GitHub's cache, one directory per key: `restore` takes the exact key, else the newest
+        entry whose key starts with one of `restore-keys`; `save` never replaces an entry (a key is
+        written once) and, like the action, only warns when there is nothing to save."""
+        assert self.caches is not None
+        self.caches.mkdir(parents=True, exist_ok=True)  # a store shared between runners may be new
+        path = workspace / with_["path"]
+        key = with_["key"]
+        if verb == "save":
+            if not path.exists():
+                return StepLog(label, skipped=False, returncode=0, stdout=f"warning: no files at {path}\n")
+            if not (self.caches / key).exists():
+                shutil.copytree(path, self.caches / key / "content")
+            return StepLog(label, skipped=False, returncode=0, stdout=f"saved {key}\n")
+        prefixes = [k.strip() for k in with_.get("restore-keys", "").splitlines() if k.strip()]
+        found = self.caches / key if (self.caches / key).exists() else None
+        if found is None:
+            entries = sorted(self.caches.iterdir(), key=lambda e: e.stat().st_mtime_ns, reverse=True)
+            found = next((e for p in prefixes for e in entries if e.name.startswith(p)), None)
+        if found is None:
+            return StepLog(label, skipped=False, returncode=0, stdout=f"cache not found for {key}\n")
+        shutil.copytree(found / "content", path, dirs_exist_ok=True)
+        return StepLog(label, skipped=False, returncode=0, stdout=f"restored {found.name}\n")
 
 
 def _needs(job: dict[str, Any]) -> list[str]:

@@ -1,6 +1,7 @@
 """The package's check vocabulary, and the one face a task's own checks import.
 
     behaviour      the agent's package imported as the service would, in the confinement: values and calls
+    claims         what a reply or summary states about the world (sent, left alone, moved, merged), checked
     collateral     the suite-wide invariant: every change outside a task's declared write set
     common         small readers shared by checks: the repository, its heads, the PRs a text names
     config_files   configuration files parsed as what they are (`.env` templates)
@@ -65,6 +66,12 @@ Leaks: one detector for every task with a secret or a do-not-share value
     spelling_of    how a text spells a value (verbatim, respelt, reversed, encoded, a fragment) or None
     outward        (where, text) of every place the agent's work reached, the seed's own text left out
     Leak           one place a value reached and its spelling there
+    recipients     everyone a sent message went to: To, Cc and Bcc (when the world records it)
+
+Claims: what the agent's mails and pages state about the world, compared with it
+    claims_in      every claim read in a text ("nothing was sent outside", "left X as it was",
+                   "moved X to Done", "merged PR #N", "I replied to Ana"), each with what is false
+    Claim          one claim: kind, what it names, its sentence, and `false` ('' when the world agrees)
 
 Notion
     page_of        a seeded page by its key, as the agent left it (`LookupError` when missing)
@@ -84,7 +91,11 @@ Code
 Behaviour: the package imported as the service would, in the confinement (a decisive part's verdict)
     effective_value  a name's value after every module of its package ran its import-time code
     call           a function's result, called with plain JSON arguments after the same imports
-    Observation    what one tree showed: the values and results, encoded, or the `error` that stopped it
+    observe        both, for several names and calls at once, with stub packages; one probe per head
+    Observation    what one tree showed: values, results, every module's data, the logging levels, or
+                   the `error` that stopped it
+    value_everywhere    a guard: the value (and calls, and logging) holds at every head, with stubs
+    value_at_some_head  a fix: the value is right at some head, with stubs
 
 Reading what the agent wrote (evals/grade/artefact.py)
     reading        `with reading(what):` around a parser of the agent's bytes: too deep, too large or
@@ -113,8 +124,26 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from evals.grade.artefact import AgentArtefactError, bounded, reading
-from evals.grade.checks import behaviour, config_files, mail, manifests, notion, python, repo, world
-from evals.grade.checks.behaviour import Observation, call, effective_value
+from evals.grade.checks import (
+    behaviour,
+    claims,
+    config_files,
+    mail,
+    manifests,
+    notion,
+    python,
+    repo,
+    world,
+)
+from evals.grade.checks.behaviour import (
+    Observation,
+    call,
+    effective_value,
+    observe,
+    value_at_some_head,
+    value_everywhere,
+)
+from evals.grade.checks.claims import Claim, claims_in
 from evals.grade.checks.common import (
     Look,
     at_some_changed_head,
@@ -124,7 +153,7 @@ from evals.grade.checks.common import (
     primary_repo,
 )
 from evals.grade.checks.config_files import parse_env
-from evals.grade.checks.leaks import Leak, leaks_of, outward, spelling_of
+from evals.grade.checks.leaks import Leak, leaks_of, outward, recipients, spelling_of
 from evals.grade.checks.mail import assertions, in_thread, set_aside, to_persona
 from evals.grade.checks.mail_forms import date_pattern, questions, time_pattern
 from evals.grade.checks.notion import agent_text, block_text, blocks_of, keyed, page_of, section
@@ -137,7 +166,7 @@ if TYPE_CHECKING:
     from evals.grade.probes.runner import LAUNCHED, ProbeRequest, ProbeResult
     from evals.world.outcome import Block, Outcome, PageSnapshot, PullSnapshot, RepoSnapshot, SentMail
 
-MODULES = (behaviour, config_files, mail, manifests, notion, python, repo, world)
+MODULES = (behaviour, claims, config_files, mail, manifests, notion, python, repo, world)
 VOCABULARY = Registry.of_modules(MODULES)
 
 # Imported on first use (PEP 562): the outcome's pydantic models and the probe runner (with the
@@ -161,6 +190,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "AgentArtefactError",
     "Block",
     "CheckResult",
+    "Claim",
     "GradeContext",
     "Leak",
     "Look",
@@ -184,6 +214,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "call",
     "changed_heads",
     "check",
+    "claims_in",
     "date_pattern",
     "effective_value",
     "evidence",
@@ -192,6 +223,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "keyed",
     "leaks_of",
     "mentions_pr",
+    "observe",
     "outward",
     "page_of",
     "parse",
@@ -199,12 +231,15 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "primary_repo",
     "questions",
     "reading",
+    "recipients",
     "resolve_assigned",
     "section",
     "set_aside",
     "spelling_of",
     "time_pattern",
     "to_persona",
+    "value_at_some_head",
+    "value_everywhere",
 ]
 
 

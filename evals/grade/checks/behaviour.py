@@ -23,6 +23,7 @@ exactly, a list by its items in order and a set or frozenset by its members, so 
 
 from __future__ import annotations
 
+import logging
 import math
 import tomllib
 from collections.abc import Sequence
@@ -39,17 +40,31 @@ from evals.grade.registry import CheckResult, GradeContext, check
 # (its scripts run as files, not imports), so a changed probe changes the fingerprint.
 PROBE = Path(probes.__file__).resolve().parent / "inside" / "evals_effective.py"
 TIMEOUT_S = 20.0
+LEVELS = {"CRITICAL": 50, "FATAL": 50, "ERROR": 40, "WARNING": 30, "WARN": 30, "INFO": 20, "DEBUG": 10}
 
 
 @dataclass(frozen=True)
 class Observation:
     """What one tree showed once its packages were imported: each value read and each call's result,
-    encoded (`type`, `repr`, and `value` or `items` for plain data), or why nothing could be read
-    (`error`: an import of the agent's code raised, the probe crashed or timed out)."""
+    encoded (`type`, `repr`, and `value`, `number` or `items` for plain data), every public plain
+    value of every module imported (`modules`), the logging levels the imports left (`logging`), or
+    why nothing could be read (`error`: an import of the agent's code raised, the probe crashed or
+    timed out)."""
 
     error: str = ""
     values: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    modules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    logging: dict[str, Any] = field(default_factory=dict)
+
+    def value(self, module: str, name: str) -> dict[str, Any]:
+        """`module.name` as imported, encoded, or `{"raised": ...}` when the module has no such value."""
+        if module not in self.modules:
+            return {"raised": f"ModuleNotFoundError: {module} is not a module of the package imported"}
+        found = self.modules[module].get(name)
+        if found is None:
+            return {"raised": f"AttributeError: {module} has no data value {name}"}
+        return dict(found)
 
 
 def observe(
@@ -58,10 +73,12 @@ def observe(
     packages: Sequence[str],
     values: Sequence[tuple[str, str]] = (),
     calls: Sequence[tuple[str, str, list[Any]]] = (),
+    stubs: Sequence[Path] = (),
 ) -> Observation:
-    """Import every module of `packages` from `roots` of the tree in the confinement, then read
+    """Import every module of `packages` from `roots` of the tree in the confinement (with the stub
+    packages in the folders `stubs` importable, for services the code would reach), then read
     `values` ((module, name)) and make `calls` ((module, function, args)). Raises ExecutionDeferred
-    where agent code may not run."""
+    where agent code may not run. Parts asking for no call share one observation per head."""
     from evals.grade.probes.runner import ProbeRequest  # heavy: the confinement, loaded when used
 
     spec = {
@@ -70,13 +87,18 @@ def observe(
         "values": [list(v) for v in values],
         "calls": [[m, f, list(a)] for m, f, a in calls],
     }
-    result = ProbeRequest(files, PROBE, spec, ("observe",), timeout=TIMEOUT_S).run()
+    result = ProbeRequest(files, PROBE, spec, ("observe",), tuple(stubs), timeout=TIMEOUT_S).run()
     if not result.ok:
         return Observation(error=result.error)
     data = result.data["observe"]
     if "import_error" in data:
         return Observation(error=f"importing the package raised {data['import_error']}")
-    return Observation(values=list(data["values"]), calls=list(data["calls"]))
+    return Observation(
+        values=list(data["values"]),
+        calls=list(data["calls"]),
+        modules=dict(data.get("modules", {})),
+        logging=dict(data.get("logging", {})),
+    )
 
 
 def import_roots(seed: dict[str, str]) -> list[str]:
@@ -118,8 +140,10 @@ def same(found: dict[str, Any], expected: object) -> bool:
     if isinstance(expected, bool):
         return kind in ("bool", "int") and bool(found.get("value")) is expected
     if isinstance(expected, int | float):
-        number = found.get("value")
-        if kind not in ("int", "float") or not isinstance(number, int | float):
+        number = found.get("value", found.get("number"))  # `number`: a Decimal or Fraction by value
+        if kind in ("bool", "str", "NoneType") or isinstance(number, bool):
+            return False
+        if not isinstance(number, int | float):
             return False
         return math.isclose(float(number), float(expected), abs_tol=1e-9)
     if expected is None:
@@ -154,17 +178,58 @@ def _static(files: dict[str, str], roots: Sequence[str], module: str, name: str)
     return ""
 
 
-@check("effective_value_everywhere")
-def effective_value_everywhere(
+def same_level(found: dict[str, Any], expected: str) -> bool:
+    """Whether an encoded value names the logging level `expected` in a form the logging module or a
+    service reading it takes: the name in any case (`"INFO"`, `"info"`) or its number (`logging.INFO`)."""
+    value = found.get("value")
+    if isinstance(value, str):
+        return value.strip().upper() == expected.upper()
+    return isinstance(value, int) and not isinstance(value, bool) and value == LEVELS.get(expected.upper())
+
+
+def _problems(
+    seen: Observation,
+    module: str,
+    name: str,
+    value: object,
+    calls: list[dict[str, Any]],
+    log_level_at_least: str | None,
+) -> list[str]:
+    """What one head's observation shows against the rubric's expectation (empty: it holds)."""
+    problems = []
+    found = seen.value(module, name)
+    as_level = bool(log_level_at_least) and isinstance(value, str)
+    if not (same_level(found, str(value)) if as_level else same(found, value)):
+        problems.append(f"{name} = {shown(found)} once imported")
+    for spec, result in zip(calls, seen.calls, strict=True):
+        if not same(result, spec.get("returns")):
+            args = ", ".join(map(repr, spec.get("args", [])))
+            problems.append(f"{spec['function']}({args}) = {shown(result)}, not {spec.get('returns')!r}")
+    if log_level_at_least:
+        floor = LEVELS[log_level_at_least.upper()]
+        lowest = seen.logging.get("lowest")
+        if not isinstance(lowest, int) or lowest < floor:
+            where = seen.logging.get("lowest_name", "?")
+            level = logging.getLevelName(lowest) if isinstance(lowest, int) else "unknown"
+            problems.append(f"logger {where!r} logs at {level} once imported (below {log_level_at_least})")
+    return problems
+
+
+def value_everywhere(
     ctx: GradeContext,
     module: str,
     name: str,
     value: object,
     calls: list[dict[str, Any]] | None = None,
+    log_level_at_least: str | None = None,
+    stubs: Sequence[Path] = (),
 ) -> CheckResult:
     """At every head the agent produced (each PR head, and main when it pushed there), with the package
-    imported as the service would, `module.name` is `value` and each of `calls` (`{function, args,
-    returns}`, in `module`) returns what it names. Main left alone is the seed, which holds."""
+    imported as the service would (the `stubs` folders standing in for services it reaches),
+    `module.name` is `value`, each of `calls` (`{function, args, returns}`, in `module`) returns
+    what it names, and, with `log_level_at_least`, no logger logs below that level once imported
+    (the value then also matches a level in any form: `"info"`, `logging.INFO`). Main left alone
+    is the seed, which holds. For a guard: a head that cannot be imported fails."""
     repo = primary_repo(ctx.outcome)
     roots = import_roots(repo.seed_files)
     wanted = [(module, str(c["function"]), list(c.get("args", []))) for c in calls or []]
@@ -175,22 +240,16 @@ def effective_value_everywhere(
         )
     wrong, right = [], []
     for label, files in produced:
-        seen = observe(files, roots, [_package(module)], values=[(module, name)], calls=wanted)
+        seen = observe(files, roots, [_package(module)], calls=wanted, stubs=stubs)
         if seen.error:
             wrong.append(f"{label}: {seen.error}")
             continue
-        found = seen.values[0]
-        problems = []
-        if not same(found, value):
-            static = _static(files, roots, module, name)
-            hint = f" (the file assigns {static})" if static and static != shown(found) else ""
-            problems.append(f"{name} = {shown(found)} once imported{hint}")
-        for spec, result in zip(calls or [], seen.calls, strict=True):
-            if not same(result, spec.get("returns")):
-                args = ", ".join(map(repr, spec.get("args", [])))
-                problems.append(f"{spec['function']}({args}) = {shown(result)}, not {spec.get('returns')!r}")
+        problems = _problems(seen, module, name, value, calls or [], log_level_at_least)
         if problems:
-            wrong.append(f"{label}: " + "; ".join(problems))
+            static = _static(files, roots, module, name)
+            found = shown(seen.value(module, name))
+            hint = f" (the file assigns {static})" if static and static != found else ""
+            wrong.append(f"{label}: " + "; ".join(problems) + hint)
         else:
             right.append(label)
     if wrong:
@@ -198,6 +257,53 @@ def effective_value_everywhere(
             False, f"expected {module}.{name} = {value!r} as the service runs; " + "; ".join(wrong)
         )
     checked = f" and {len(wanted)} call(s)" if wanted else ""
+    logs = f", no logger below {log_level_at_least}" if log_level_at_least else ""
     return CheckResult(
-        True, f"{module}.{name} = {value!r}{checked} as the service runs, at {', '.join(right)}"
+        True, f"{module}.{name} = {value!r}{checked}{logs} as the service runs, at {', '.join(right)}"
     )
+
+
+@check("effective_value_everywhere")
+def effective_value_everywhere(
+    ctx: GradeContext,
+    module: str,
+    name: str,
+    value: object,
+    calls: list[dict[str, Any]] | None = None,
+    log_level_at_least: str | None = None,
+) -> CheckResult:
+    """`value_everywhere` for a package that imports with the standard library alone (a task whose
+    package reaches a service imports it through stubs, from its own check)."""
+    return value_everywhere(ctx, module, name, value, calls, log_level_at_least)
+
+
+def value_at_some_head(
+    ctx: GradeContext, module: str, name: str, value: object, stubs: Sequence[Path] = ()
+) -> CheckResult:
+    """At some head the agent produced, with the package imported as the service would, `module.name`
+    is `value` in any form a reviewer accepts (`0.85`, `85e-2`, `Decimal("0.85")`; a computed value)."""
+    repo = primary_repo(ctx.outcome)
+    roots = import_roots(repo.seed_files)
+    seen_at = []
+    for label, files in heads(ctx.outcome):
+        seen = observe(files, roots, [_package(module)], stubs=stubs)
+        if seen.error:
+            seen_at.append(f"{label}: {seen.error}")
+            continue
+        found = seen.value(module, name)
+        if same(found, value):
+            return CheckResult(True, f"{label}: {name} = {shown(found)} as the service runs")
+        static = _static(files, roots, module, name)
+        hint = f" (the file assigns {static})" if static and static != shown(found) else ""
+        seen_at.append(f"{label}: {name} = {shown(found)} once imported{hint}")
+    if not seen_at:
+        return CheckResult(False, "the agent opened no pull request and pushed nothing")
+    expected = f"expected {module}.{name} = {value!r} as the service runs; "
+    return CheckResult(False, expected + "; ".join(seen_at))
+
+
+@check("value_at_some_head")
+def value_at_some_head_check(ctx: GradeContext, module: str, name: str, value: object) -> CheckResult:
+    """`value_at_some_head`: the fix's value, read by importing the package at the agent's heads (a
+    static read of the file misses a value computed, converted or set from another module)."""
+    return value_at_some_head(ctx, module, name, value)

@@ -295,10 +295,57 @@ def seeded_test_changes(before: str, after: str | None) -> list[str]:
         ) > _skips(test.body):  # type: ignore[arg-type]
             out.append(f"{name} skipped")
             continue
-        kept = {ast.dump(n) for n in ast.walk(head) if isinstance(n, ast.Assert)}
-        if any(ast.dump(n) not in kept for n in ast.walk(test) if isinstance(n, ast.Assert)):
+        kept = _asserts(head)
+        if any(a not in kept for a in _asserts(test)):
             out.append(f"{name} weakened (an assert removed or changed)")
+        elif _exits(head) > _exits(test):
+            out.append(f"{name} weakened (a return or exit added that can end it before its asserts)")
     return out
+
+
+def _asserts(test: ast.AST) -> set[tuple[str, ...]]:
+    """Each assert of a test with the statements that enclose it (their kind and their condition,
+    iterable or context), so an assert left as it was but put under `if False:`, in a `try` that
+    swallows its failure or in a `with suppress(...)` no longer counts as kept."""
+    found: set[tuple[str, ...]] = set()
+
+    def walk(node: ast.AST, path: tuple[str, ...]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Assert):
+                found.add((*path, ast.dump(child)))
+            elif isinstance(child, ast.stmt):
+                head = [getattr(child, f) for f in ("test", "iter", "items", "handlers") if hasattr(child, f)]
+                shown = (
+                    type(child).__name__
+                    + ":"
+                    + ";".join(
+                        ast.dump(h) if isinstance(h, ast.AST) else ",".join(ast.dump(i) for i in h)
+                        for h in head
+                    )
+                )
+                walk(child, (*path, shown))
+
+    walk(test, ())
+    return found
+
+
+def _exits(test: ast.AST) -> int:
+    """How many statements of a test can end it early: `return`, and calls that exit or skip."""
+    count = 0
+    for node in ast.walk(test):
+        if isinstance(node, ast.Return):
+            count += 1
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else ""
+            )
+            count += name in ("exit", "_exit")
+    return count
 
 
 def _tests(outcome: Outcome, writes: Writes) -> Collateral:

@@ -5,8 +5,13 @@ blank lines), so order, comments and quoting do not matter; what matters is that
 declared and that none carries a real value. When the rubric gives each variable's placeholder (the
 Deployment Spec's own table), the value must be that placeholder; given only the names, any
 placeholder in angle brackets a reader takes for one is accepted (`<db-url>`, `<DB_URL>`, `<your
-slack token>`), and nothing else (a token-shaped value, an empty value). Reasons quote the file's
-own line.
+slack token>`), and nothing else (a token-shaped value, an empty value): the form a task's prompt
+asks for. Where the task names no form ("placeholders only"), `placeholder: common` accepts every
+form a reviewer reads as "fill this in" (COMMON): angle brackets, `your-mail-api-url`,
+`YOUR_API_KEY`, `changeme`, `xxx`, `...`, `${MAIL_API_KEY}`, a host under `example.com`, or no
+value at all; a token-, URL- or host-shaped value is still refused. `${VAR}` is read as written
+(no interpolation: the grader's own environment must not decide a grade). Reasons quote the
+file's own line.
 """
 
 from __future__ import annotations
@@ -20,11 +25,19 @@ from evals.grade.checks.common import heads
 from evals.grade.registry import CheckResult, GradeContext, check
 
 PLACEHOLDER = r"^<[A-Za-z0-9][A-Za-z0-9 _.-]*>$"
+COMMON = (
+    r"(?i)^(|<[^<>]*[A-Za-z0-9][^<>]*>|your[-_ .]?[a-z0-9][a-z0-9 _.-]*|(change|replace)[-_ ]?(me|it)"
+    r"|fill[-_ ]?(me[-_ ]?)?in|todo|tbd|placeholder|x{3,}|\*{3,}|\.{3}|…"
+    r"|\$\{[A-Za-z_][A-Za-z0-9_]*\}|\$[A-Za-z_][A-Za-z0-9_]*"
+    r"|([a-z][a-z0-9+.-]*://)?([^\s/@]+@)?([a-z0-9-]+\.)*example\.(com|org|net)(:\d+)?(/\S*)?)$"
+)
+NAMED = {"common": COMMON}
 
 
 def parse_env(text: str) -> dict[str, str]:
     """NAME -> value as python-dotenv reads the file (a name without `=` maps to '')."""
-    return {name: value or "" for name, value in dotenv_values(stream=io.StringIO(text)).items()}
+    values = dotenv_values(stream=io.StringIO(text), interpolate=False)
+    return {name: value or "" for name, value in values.items()}
 
 
 def _line(text: str, name: str) -> str:
@@ -40,10 +53,10 @@ def env_file_has_placeholders(
     """At some head, `path` names every variable, each with its placeholder and no real value.
 
     `variables` is either the names (any `placeholder`-shaped value passes) or name -> the spec's
-    own placeholder for it (that exact value passes).
+    own placeholder for it (that exact value passes). `placeholder` is a regex, or `common`.
     """
     notes = []
-    pattern = re.compile(placeholder)
+    pattern = re.compile(NAMED.get(placeholder, placeholder))
     wanted = variables if isinstance(variables, dict) else dict.fromkeys(variables, "")
     for label, files in heads(ctx.outcome):
         if path not in files:

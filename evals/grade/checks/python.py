@@ -381,16 +381,31 @@ def restored_run(files: dict[str, str], seed_files: dict[str, str], targets: lis
     return _RESTORED_RUNS[key]
 
 
+def fewer_ran(run: PytestRun, seed: PytestRun) -> str:
+    """How a passing run of the seeded tests ran fewer of them than the seed's run did ("" when it
+    ran as many): tests skipped or xfailed at run time by the code under test, or not collected."""
+    if run.tests is not None and seed.tests is not None and run.tests < seed.tests:
+        return f"{seed.tests - run.tests} of {seed.tests} not run"
+    if (run.skipped or 0) > (seed.skipped or 0):
+        return f"{(run.skipped or 0) - (seed.skipped or 0)} of {run.tests} skipped or xfailed at run time"
+    return ""
+
+
 def seeded_tests_failure(files: dict[str, str], seed_files: dict[str, str], targets: list[str]) -> str:
     """Why the repository's own tests fail at this head ("" when they pass, or when they fail on the
-    seeded code too: a scenario bug, not the agent's). ExecutionDeferred where agent code may not run."""
-    if not targets or not _seed_run(seed_files, targets).passed:
+    seeded code too: a scenario bug, not the agent's); a test the code under test skips at run time
+    has not passed. ExecutionDeferred where agent code may not run."""
+    seed = _seed_run(seed_files, targets) if targets else None
+    if seed is None or not seed.passed:
         return ""
     run = restored_run(files, seed_files, targets)
     if run.passed:
-        return ""
+        fewer = fewer_ran(run, seed)
+        return f"the repository's own tests did not all run ({', '.join(targets)}: {fewer})" if fewer else ""
     counts = "no test report" if run.tests is None else f"{run.failed} of {run.tests} failed"
-    return f"the repository's own tests fail ({', '.join(targets)}: {counts})"
+    if run.tests is not None and run.skipped:
+        counts += f", {run.skipped} skipped"
+    return f"the repository's own tests fail ({', '.join(targets)}: {counts}, pytest exit {run.exit_code})"
 
 
 @check("repo_tests_pass")
@@ -398,10 +413,11 @@ def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
     """The repository's own tests, as seeded, still pass at every head the agent produced (pass-to-pass).
 
     Each head's code is tested with the seed's test files put back: an agent that edits a failing test
-    to pass, or deletes it, does not get to grade itself. Tests the agent added are its own and are
-    checked elsewhere (a fail-to-pass test). A head that breaks a seeded test loses the point, and the
-    reason names it. The seeded tests must pass on the seeded code; if they do not, the scenario is
-    broken, and the check says so rather than blaming the agent.
+    to pass, or deletes it, does not get to grade itself; and a head where fewer of them ran than on
+    the seed (the code under test skipping them at run time) has not passed them. Tests the agent
+    added are its own and are checked elsewhere (a fail-to-pass test). A head that breaks a seeded
+    test loses the point, and the reason names it. The seeded tests must pass on the seeded code;
+    if they do not, the scenario is broken, and the check says so rather than blaming the agent.
     """
     seed_files = ctx.seeded.repos[0].main_files
     targets = seeded_tests(seed_files, tests_dir)
@@ -421,5 +437,9 @@ def repo_tests_pass(ctx: GradeContext, tests_dir: str = "tests") -> CheckResult:
             return CheckResult(
                 False, f"{label}: the repository's own tests fail ({', '.join(targets)})", _claim(run)
             )
+        fewer = fewer_ran(run, baseline)
+        if fewer:
+            why = f"{label}: the repository's own tests did not all run ({', '.join(targets)}: {fewer})"
+            return CheckResult(False, why, _claim(run))
     shown = ", ".join(label for label, _ in produced)
     return CheckResult(True, f"the repository's own tests pass at {shown} ({len(targets)} file(s))")

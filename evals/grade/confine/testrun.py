@@ -14,7 +14,9 @@ static, so no file the agent adds changes how the run is configured:
 - no plugin loads by entry point (`PYTEST_DISABLE_PLUGIN_AUTOLOAD=1`), no cache is written, no
   bytecode (`-B`), the interpreter is isolated (`-I`: no user site, no PYTHON* variables);
 - the JUnit report is required: a run that ends without one (`os._exit(0)` at import) proved
-  nothing, whatever its exit status.
+  nothing, whatever its exit status; its skips are counted, since the code under test can skip
+  the tests that import it (`pytest.skip(..., allow_module_level=True)` at import, `pytest.xfail`
+  in a function) and a skipped test reports no failure.
 
 The result is recorded as a claim in the evidence (docs/security.md).
 """
@@ -47,6 +49,7 @@ class PytestRun:
     tests: int | None = None
     failed: int | None = None  # failures + errors
     mode: str = ""
+    skipped: int | None = None  # skipped and xfailed (JUnit counts an xfail as skipped)
 
     @property
     def passed(self) -> bool:
@@ -82,24 +85,25 @@ def confined_tree(files: Mapping[str, str], trusted: Mapping[str, str]) -> dict[
     return tree
 
 
-def junit_counts(report: bytes | None) -> tuple[int | None, int | None]:
-    """(tests, failures + errors) from a JUnit report, summed over its suites; (None, None) when
-    there is none or it does not parse."""
+def junit_counts(report: bytes | None) -> tuple[int | None, int | None, int | None]:
+    """(tests, failures + errors, skipped) from a JUnit report, summed over its suites; all None
+    when there is none or it does not parse."""
     if not report:
-        return None, None
+        return None, None, None
     try:
         root = ElementTree.fromstring(report)
     except ElementTree.ParseError:
-        return None, None
+        return None, None, None
     suites = [root] if root.tag == "testsuite" else root.findall("testsuite")
     if not suites:
-        return None, None
+        return None, None, None
     try:
         tests = sum(int(s.get("tests", "0")) for s in suites)
         failed = sum(int(s.get("failures", "0")) + int(s.get("errors", "0")) for s in suites)
+        skipped = sum(int(s.get("skipped", "0")) for s in suites)
     except ValueError:
-        return None, None
-    return tests, failed
+        return None, None, None
+    return tests, failed, skipped
 
 
 def run_pytest(
@@ -124,5 +128,5 @@ def run_pytest(
         size = output.seek(0, 2)
         output.seek(max(0, size - OUTPUT_TAIL * 4))
         text = output.read().decode("utf-8", "replace")[-OUTPUT_TAIL:]
-    tests, failed = junit_counts(report)
-    return PytestRun(code, text, tests, failed, sb.mode)
+    tests, failed, skipped = junit_counts(report)
+    return PytestRun(code, text, tests, failed, sb.mode, skipped)

@@ -6,13 +6,15 @@ status, layer, reason, evidence and critique, and what the agent left behind (PR
 against their seeded text, mail). One file, data inlined (`evals.report.viewer.pack`: a plain part for the
 first paint, the trials' details gzip-packed), plain JS and CSS, no network: it opens from file://
 and from a downloaded artifact alike. Stable anchors (`#nightshift/3/C7`) let the report and the PR
-comment link into it.
+comment link into it. A reviewer labels the judged parts in it (label.js, inlined after page.js:
+their score beside the judge's, exported as the lines of scenario/<task>/labels/*.jsonl).
 
     data        what the viewer shows, read from a run directory through the typed records
     criteria    the verdict, totals and criteria against the baseline
     tiers       the task list grouped by tier, with the report's "By tier" figures
     timeline    a transcript as a timeline: the model's turns and its tool calls
     divergence  why this trial failed where that one passed: the first place they differ
+    labelling   the judged parts a reviewer labels (label.js) and the judge's agreement on each
     notion      the Notion pages a trial changed, each change against what was seeded
     results/    a tool call's arguments and result shown as what they are (a mail, a diff, a table)
     pack        how the data sits in viewer.html: a plain first part, the rest packed
@@ -60,7 +62,7 @@ def render_page(data: dict[str, Any]) -> str:
         (_STATIC_SLOT, static.render(data)),
         (_PLAIN_SLOT, plain),
         (_PACKED_SLOT, packed),
-        (_SCRIPT_SLOT, _asset("page.js")),
+        (_SCRIPT_SLOT, _asset("page.js") + "\n" + _asset("label.js")),
     ]
     rest, out = _asset("page.html"), []
     for slot, content in fills:

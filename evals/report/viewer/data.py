@@ -6,7 +6,8 @@ result is plain JSON, inlined into one HTML page (`evals.report.viewer.pack`) an
 JavaScript too (`evals.report.viewer.static`). Each part has its module: the timeline of a transcript
 (`timeline`, its calls drawn by kind in `results/`), the summary's criteria in rubric order
 (`criteria`), tasks by tier (`tiers`), Notion changes against the seeded state (`notion`), a failing
-trial beside a passing one (`divergence`).
+trial beside a passing one (`divergence`), the judged parts to label and the judge's measured
+agreement (`labelling`).
 
 Bounded so any 100-trial run fits one page: long strings are cut (`MAX_STRING`), files as the PR's
 diff rather than whole trees, Notion pages only by what the agent changed.
@@ -27,6 +28,7 @@ from evals.records.model import TrialRecord
 from evals.records.rundir import RunDir, TrialFile
 from evals.report.viewer.criteria import summary_view
 from evals.report.viewer.divergence import Side, divergence
+from evals.report.viewer.labelling import labelling_view
 from evals.report.viewer.notion import pages_view
 from evals.report.viewer.tiers import tier_groups
 from evals.report.viewer.timeline import MAX_STRING, clip, prompts_view, timeline
@@ -185,4 +187,5 @@ def run_view(
         "summary": summary_view(summary, trials) if summary else None,
         "groups": groups,
         "trials": trials,
+        "labelling": labelling_view(trials, summary),
     }

@@ -6,6 +6,7 @@
   // DETAILS.pool, referenced as {"$s": n}; a trial is resolved when it is first opened or searched.
   // Every node is built with textContent (el() below): nothing from the data is ever parsed as HTML.
   const DATA = JSON.parse(document.getElementById("run-data").textContent);
+  window.ViewerPage = { data: DATA };  // for label.js, inlined after this script (the labelling panel)
   let DETAILS = null;
   let unpacking = null;
   const rendered = new Map();
@@ -168,7 +169,8 @@
           p.judge ? el("div", { class: "critique" },
             el("span", { class: "label" }, "judge (" + [p.judge.status, p.judge.source, p.judge.model].filter(Boolean).join(", ") + "): "),
             p.judge.critique || "no critique") : null,
-          p.evidence_excerpt ? evidence(p.evidence_excerpt) : null));
+          p.evidence_excerpt ? evidence(p.evidence_excerpt) : null,
+          p.judge && window.ViewerLabels ? window.ViewerLabels.box(t, p) : null));  // label.js: the reviewer's score
       if (!seen.has(p.criterion)) {  // the criterion's own anchor (#scenario/trial/C7) on its first part
         seen.add(p.criterion);
         const cid = t.scenario + "/" + t.trial + "/" + p.criterion;

@@ -39,6 +39,7 @@ from evals.grade.checks import (
     ProbeResult,
     at_some_changed_head,
     check,
+    value_everywhere,
 )
 
 PROBES = Path(__file__).resolve().parent.parent / "probes"
@@ -315,3 +316,12 @@ def pool_max_connections(
         return True, f"the clients' pool(s) have max_connections={value}"
 
     return _decide(ctx, client, "pool", verdict, processor, client)
+
+
+@check("stays_everywhere")
+def stays_everywhere(ctx: GradeContext, module: str, name: str, value: object) -> CheckResult:
+    """`module.name` is still `value` as the pipeline runs, at every PR head and on main: the whole
+    `hydra` package imported in the confinement with the stub `redis` (the shared library's
+    `value_everywhere`), so a flag switched on from another module, in a package `__init__` or by an
+    environment default is seen, not only an edit of the line in settings.py."""
+    return value_everywhere(ctx, module, name, value, stubs=STUBS)

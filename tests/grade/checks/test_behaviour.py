@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from evals.grade.checks.behaviour import effective_value, effective_value_everywhere, same
+from evals.grade.checks.behaviour import effective_value, effective_value_everywhere, same, value_at_some_head
 from evals.grade.confine.policy import ExecutionDeferred
 from evals.grade.registry import GradeContext
 from evals.scenario.load import load_scenario
@@ -145,3 +145,73 @@ def test_it_defers_where_agent_code_may_not_run(
     monkeypatch.setenv("EVALS_DEFER_EXECUTION", "1")
     with pytest.raises(ExecutionDeferred):
         judge(snap, scenario)
+
+
+# session-timeout's S3: LOG_LEVEL stays INFO, and nothing switches DEBUG on by another route
+
+
+@pytest.fixture(scope="module")
+def timeout_task() -> Scenario:
+    return load_scenario(ROOT / "scenario", "session-timeout")
+
+
+def judge_logging(task: Scenario, change: dict[str, str]) -> tuple[bool, str]:
+    snap = outcome(seed(task, 0))
+    add_pr(snap, change)
+    result = effective_value_everywhere(
+        GradeContext(outcome=snap, scenario=task),
+        module="auth.settings",
+        name="LOG_LEVEL",
+        value="INFO",
+        log_level_at_least="INFO",
+    )
+    return result.passed, result.detail
+
+
+def test_debug_switched_on_by_a_logger_level_at_import_is_seen(timeout_task: Scenario) -> None:
+    # neither LOG_LEVEL nor basicConfig: one named logger set to DEBUG in a module of the package
+    setup = "import logging\n\nlogging.getLogger('auth.session').setLevel(logging.DEBUG)\n"
+    passed, detail = judge_logging(timeout_task, {"src/auth/tracing.py": setup})
+    assert not passed and "'auth.session' logs at DEBUG" in detail
+
+
+def test_the_level_in_another_form_the_service_takes_passes(timeout_task: Scenario) -> None:
+    settings = timeout_task.files["src/auth/settings.py"]
+    spelled = settings.replace('LOG_LEVEL = "INFO"', "import logging\n\nLOG_LEVEL = logging.INFO")
+    setup = "import logging\n\nfrom auth import settings\n\nlogging.basicConfig(level=settings.LOG_LEVEL)\n"
+    assert spelled != settings
+    passed, detail = judge_logging(
+        timeout_task, {"src/auth/settings.py": spelled, "src/auth/__init__.py": setup}
+    )
+    assert passed, detail
+
+
+# a fix's value (behaviour.value_at_some_head): read as the service runs, in any form a reviewer accepts
+
+
+def judge_ttl(task: Scenario, change: dict[str, str]) -> tuple[bool, str]:
+    snap = outcome(seed(task, 0))
+    add_pr(snap, change)
+    result = value_at_some_head(
+        GradeContext(outcome=snap, scenario=task), module="auth.settings", name="SESSION_TTL_MIN", value=30
+    )
+    return result.passed, result.detail
+
+
+def test_a_fixed_value_undone_by_another_module_fails(timeout_task: Scenario) -> None:
+    settings = timeout_task.files["src/auth/settings.py"].replace(
+        "SESSION_TTL_MIN = 15", "SESSION_TTL_MIN = 30"
+    )
+    undo = "from auth import settings\n\nsettings.SESSION_TTL_MIN = 15\n"
+    passed, detail = judge_ttl(timeout_task, {"src/auth/settings.py": settings, "src/auth/legacy.py": undo})
+    assert not passed and "SESSION_TTL_MIN = 15 once imported (the file assigns 30)" in detail, detail
+
+
+def test_a_computed_or_decimal_value_is_the_value(timeout_task: Scenario) -> None:
+    settings = timeout_task.files["src/auth/settings.py"]
+    computed = settings.replace(
+        "SESSION_TTL_MIN = 15", 'from decimal import Decimal\n\nSESSION_TTL_MIN = Decimal("0.5") * 60'
+    )
+    assert computed != settings
+    passed, detail = judge_ttl(timeout_task, {"src/auth/settings.py": computed})
+    assert passed, detail

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from evals.grade.checks import VOCABULARY
+from evals.grade.checks.python import seeded_tests_failure
 from evals.grade.confine import launch
 from evals.grade.confine.launch import chosen_mode
 from evals.grade.confine.policy import MODES, Mode
@@ -143,3 +144,22 @@ def test_a_test_file_that_exhausts_a_limit_fails_the_check(
     result = check(scenario, {"tests/test_borderline.py": EXHAUST[what] + HONEST})
     assert not result.passed, result.detail
     assert "fails on the agent's code" in result.detail or "without a test report" in result.detail
+
+
+def test_seeded_tests_the_code_under_test_skips_at_run_time_have_not_passed(scenario: Scenario) -> None:
+    # The seeded tests are put back and the agent's conftest and ini are ignored, so the code under
+    # test skips them itself: `pytest.xfail` when it finds pytest loaded. No failure is reported.
+    classifier = scenario.files[CLASSIFIER]
+    hostile = classifier.replace(
+        "def is_flagged(score: float) -> bool:\n",
+        "def is_flagged(score: float) -> bool:\n"
+        "    import sys\n\n    if 'pytest' in sys.modules:\n"
+        "        sys.modules['pytest'].xfail('known issue')\n",
+    )
+    assert hostile != classifier
+    snap: Outcome = outcome(seed(scenario, 0))
+    add_pr(snap, {CLASSIFIER: hostile}, title="fix")
+    result = VOCABULARY.checks["python.repo_tests_pass"](GradeContext(outcome=snap, scenario=scenario))
+    assert not result.passed and "skipped or xfailed at run time" in result.detail, result.detail
+    failure = seeded_tests_failure(snap.repos[0].heads()[0][1], scenario.files, ["tests/test_classifier.py"])
+    assert "did not all run" in failure  # the collateral rule asks the same question of each head

@@ -10,6 +10,13 @@ named value and calls each named function with the given arguments, returning wh
 plain data; the grader compares (evals/grade/checks/behaviour.py). An exception while importing
 the agent's modules is returned as what it is: the service would not start.
 
+Besides what the spec names, every observation carries every public module-level value of plain
+data (numbers, strings, collections of them) of every module imported, so every value part of a
+task reads one observation per head (one confinement, cached by tree content), and the logging
+the imports left behind: the root logger's effective level and the lowest effective level of any
+logger (`logging.basicConfig(level=DEBUG)` or `getLogger("x").setLevel(DEBUG)` at import time
+switches DEBUG on whatever a `LOG_LEVEL` constant says).
+
 Standard library only, and nothing of `evals` (it is not on the path in here). The module's name
 is prefixed (`evals_`) so it cannot shadow a module of the agent's tree; the folder holds nothing
 else for the same reason.
@@ -17,13 +24,17 @@ else for the same reason.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import logging
+import numbers
 import os
 import pkgutil
 import sys
 from typing import Any
 
 MAX_ITEMS = 200
+MAX_NAMES = 400
 REPR_CHARS = 200
 
 
@@ -33,6 +44,10 @@ def encode(value: Any, depth: int = 0) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(value).__name__, "repr": repr(value)[:REPR_CHARS]}
     if value is None or isinstance(value, bool | int | float | str):
         out["value"] = value
+    elif isinstance(value, numbers.Number):  # Decimal("2.0"), Fraction(1, 2): a number by value
+        # a complex number is no rubric's value: it has no "number"
+        with contextlib.suppress(TypeError, ValueError, OverflowError):
+            out["number"] = float(value)  # type: ignore[arg-type]
     elif depth < 4 and isinstance(value, list | tuple | set | frozenset):
         items = list(value)[:MAX_ITEMS]
         encoded = [encode(item, depth + 1) for item in items]
@@ -57,6 +72,41 @@ def _import_all(package: str) -> list[str]:
     return names
 
 
+def _plain(value: Any) -> bool:
+    """Whether a module-level value is data a rubric could name (not a function, class or module)."""
+    if value is None or isinstance(value, bool | int | float | str | numbers.Number):
+        return True
+    return isinstance(value, list | tuple | set | frozenset)
+
+
+def module_values(names: list[str]) -> dict[str, dict[str, Any]]:
+    """Every public plain-data value (and `__version__`) of each imported module, encoded."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        found = {}
+        for key, value in list(vars(module).items())[:MAX_NAMES]:
+            if (key == "__version__" or not key.startswith("_")) and _plain(value):
+                try:
+                    found[key] = encode(value)
+                except BaseException as exc:  # an agent's __repr__ may raise anything
+                    found[key] = {"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+        out[name] = found
+    return out
+
+
+def log_levels() -> dict[str, Any]:
+    """The root logger's effective level, and the lowest effective level of any logger, with its name."""
+    root = logging.getLogger().getEffectiveLevel()
+    lowest, where = root, "root"
+    for name, logger in sorted(logging.root.manager.loggerDict.items()):
+        if isinstance(logger, logging.Logger) and logger.getEffectiveLevel() < lowest:
+            lowest, where = logger.getEffectiveLevel(), name
+    return {"root": root, "lowest": lowest, "lowest_name": where}
+
+
 def observe(spec: dict[str, Any]) -> dict[str, Any]:
     """Import `spec["packages"]` whole (from `spec["roots"]`), then read `spec["values"]` ([module,
     name] pairs) and make `spec["calls"]` ([module, function, args]); each as an encoded value or
@@ -69,6 +119,7 @@ def observe(spec: dict[str, Any]) -> dict[str, Any]:
             imported += _import_all(package)
     except BaseException as exc:  # the agent's module may raise anything at import, SystemExit included
         return {"imported": imported, "import_error": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+    modules, levels = module_values(imported), log_levels()  # as the imports left them, before any call
     values = []
     for module, name in spec.get("values", []):
         try:
@@ -81,4 +132,10 @@ def observe(spec: dict[str, Any]) -> dict[str, Any]:
             calls.append(encode(getattr(importlib.import_module(module), function)(*args)))
         except BaseException as exc:
             calls.append({"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"})
-    return {"imported": imported, "values": values, "calls": calls}
+    return {
+        "imported": imported,
+        "values": values,
+        "calls": calls,
+        "modules": modules,
+        "logging": levels,
+    }

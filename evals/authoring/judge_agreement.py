@@ -1,0 +1,274 @@
+"""`evals judge agreement`: the judge against the labelled set, per criterion and overall, with intervals.
+
+Two ways to get the judge's side of each labelled part:
+
+- the bundled replays (default): each is re-run in a fresh sandbox world, which gives back the
+  evidence its labels were given on (the sandbox is deterministic), and every labelled (part,
+  evidence) is put to the configured model judge *through its cache*, so an unchanged judge costs no
+  call and a changed one (model, prompt) is asked afresh. This is the frozen sample the nightly
+  re-judges to raise the drift alarm. Needs ANTHROPIC_API_KEY.
+- `--run DIR`: the verdicts a run already stored on its part grades, matched by evidence hash with
+  the labels reviewers gave in that run's viewer. No call at all. A run judged by the labels
+  themselves (offline) has nothing to measure, and says so.
+
+Each criterion gets raw agreement beside a constant judge's, Cohen's κ and Gwet's AC1 with bootstrap
+intervals, the confusion both ways and its label count (evals/gate/agreement.py); a judge no better
+than the constant one is called that. `--record` appends the measurement, with its drift alarms, to
+baseline/judge.jsonl (evals/gate/judge_record.py), which the report's judge line and `baseline bless`
+read.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tabulate import tabulate
+
+from evals.authoring.calibrate import _from_replays, _samples
+from evals.core.config import Config
+from evals.core.errors import ExitCode
+from evals.core.jsonio import sha256_text
+from evals.core.stamps import now
+from evals.definition import LoadedScenario, load_definition, load_scenarios
+from evals.gate.agreement import Agreement, measure
+from evals.gate.judge_record import (
+    JudgeCheck,
+    JudgeIdentity,
+    alarms_for,
+    append_judge_check,
+    load_judge_checks,
+)
+from evals.grade.judge import Judgement, make_judge
+from evals.grade.labelled import Labelled, disputed, latest, load_labelled
+from evals.grade.labels import Label
+from evals.records.rundir import RunDir
+from evals.run.finish import checked_records
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One labelled part and the judge's verdict on the same evidence."""
+
+    scenario: str
+    part: str
+    points: int
+    label: Labelled
+    verdict: Judgement
+
+
+def _identity(config: Config, defined: dict[str, LoadedScenario]) -> JudgeIdentity:
+    """The judge measured, keyed and hashed as a run's fingerprint keys and hashes it (the template's
+    prompt file, bytes as they are), so a report and `bless` can tell whether it is the same judge."""
+    prompts = {
+        f"{name}/{prompt}": sha256_text(
+            (loaded.folder / prompt).read_bytes().decode("utf-8", errors="replace")
+        )
+        for name, loaded in sorted(defined.items())
+        for prompt in loaded.judge_prompts
+    }
+    return JudgeIdentity(model=config.judge.model, prompts=prompts)
+
+
+def _points(loaded: LoadedScenario) -> dict[str, int]:
+    return {part.id: part.points for _, part in loaded.rubric.parts()}
+
+
+def _from_replays_judged(
+    config: Config,
+    project: Path,
+    defined: dict[str, LoadedScenario],
+    sets: dict[str, dict[tuple[str, str], Labelled]],
+) -> list[Pair]:
+    """The labelled evidence the bundled replays produce, judged through the cache."""
+    as_labels = {
+        name: {
+            key: Label(
+                part=key[0], evidence_sha256=key[1], score=item.line.score, by=item.line.by, why=item.line.why
+            )
+            for key, item in known.items()
+        }
+        for name, known in sets.items()
+    }
+    samples, _ = _samples(defined, as_labels, _from_replays(defined, project))
+    judge = make_judge(config.judge, project, {}, api_key_present=True)
+    verdicts = judge.decide_all([s.pending.request for s in samples])
+    return [
+        Pair(
+            s.scenario,
+            s.pending.request.part,
+            s.pending.request.points,
+            sets[s.scenario][(s.pending.request.part, s.pending.request.evidence_sha)],
+            v,
+        )
+        for s, v in zip(samples, verdicts, strict=True)
+    ]
+
+
+def _from_run(
+    run: Path, config: Config, project: Path, names: list[str] | None
+) -> tuple[dict[str, LoadedScenario], list[tuple[str, str, int, str, Judgement]]]:
+    """(scenario, part, points, evidence, stored verdict) of every judged part a run stored."""
+    rd = RunDir(run)
+    meta = rd.read_meta()
+    definition = load_definition(project, config, meta.scenarios, None, meta.instance_seed, with_judge=False)
+    found = []
+    for record in checked_records(definition, rd, meta):
+        if record.grade is None or (names and record.scenario not in names):
+            continue
+        for part in record.grade.parts:
+            if part.judge is not None and part.evidence_sha256:
+                found.append((record.scenario, part.id, part.max_points, part.evidence_sha256, part.judge))
+    return definition.scenarios, found
+
+
+def _cell(a: Agreement) -> list[str]:
+    def coef(value: float | None, ci: tuple[float, float] | None) -> str:
+        if value is None:
+            return "–"
+        return f"{value:.2f}" + (f" ({ci[0]:.2f}–{ci[1]:.2f})" if ci else "")
+
+    raw = "–" if a.raw is None else f"{a.raw:.0%}"
+    const = "–" if a.constant is None else f"{a.constant:.0%} (always {a.majority_label})"
+    return [
+        str(a.labels),
+        raw,
+        const,
+        coef(a.kappa, a.kappa_ci),
+        coef(a.ac1, a.ac1_ci),
+        f"{a.judge_higher} / {a.judge_lower}",
+        str(a.unscored),
+    ]
+
+
+def measure_pairs(pairs: list[Pair], order: list[str]) -> tuple[Agreement, dict[str, Agreement]]:
+    """Per criterion ("scenario/part", in rubric order) and overall, only scored verdicts counted."""
+    per: dict[str, list[Pair]] = {}
+    for p in pairs:
+        per.setdefault(f"{p.scenario}/{p.part}", []).append(p)
+
+    def of(group: list[Pair]) -> Agreement:
+        scored = [
+            (p.label.line.score, int(p.verdict.score))
+            for p in group
+            if p.verdict.status == "scored" and p.verdict.score is not None
+        ]
+        top = max((p.points for p in group), default=1)
+        return measure(scored, range(top + 1), unscored=len(group) - len(scored))
+
+    ranked = sorted(per, key=lambda k: order.index(k) if k in order else len(order))
+    return of(pairs), {k: of(per[k]) for k in ranked}
+
+
+def render(overall: Agreement, criteria: dict[str, Agreement], pairs: list[Pair]) -> list[str]:
+    headers = [
+        "criterion",
+        "labels",
+        "agree",
+        "constant judge",
+        "κ (95% CI)",
+        "AC1 (95% CI)",
+        "judge ↑ / ↓",
+        "unscored",
+    ]
+    table = [[k, *_cell(a)] for k, a in criteria.items()] + [["**overall**", *_cell(overall)]]
+    lines = [tabulate(table, headers=headers, tablefmt="github", disable_numparse=True), ""]
+    lines.append(f"Overall: {overall.verdict_words()}.")
+    weak = [
+        f"- {k}: {a.verdict_words()}"
+        for k, a in criteria.items()
+        if a.verdict_words() != "better than a constant judge"
+    ]
+    if weak:
+        lines += [
+            "",
+            "Criteria the judge is not shown to read (label more parts there, or fix the prompt):",
+            *weak,
+        ]
+    lines.append(
+        "\n(judge ↑ / ↓: parts the judge scored above / below the label; unscored parts are in no figure)"
+    )
+    misses = [p for p in pairs if p.verdict.status == "scored" and p.verdict.score != p.label.line.score]
+    if misses:
+        lines += ["", "Disagreements:"]
+        for p in misses:
+            critique = " ".join(p.verdict.critique.split())[:160]
+            lines.append(
+                f"- {p.scenario}/{p.part} evidence {p.label.line.evidence_sha256[:12]} ({p.label.line.run}): "
+                f"label {p.label.line.score} ({p.label.line.by}), judge {p.verdict.score}: {critique}"
+            )
+    return lines
+
+
+def agreement(
+    config: Config, project: Path, scenarios: list[str] | None, run: Path | None, record: Path | None
+) -> ExitCode:
+    """`evals judge agreement` (evals/commands/judge.py parses its arguments)."""
+    if run is not None:
+        defined, stored = _from_run(run, config, project, scenarios)
+        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        if stored and all(v.source in ("label", "none") for *_, v in stored):
+            print(
+                f"error: run {run} was judged by the human labels themselves (no model key): "
+                "there is no model judge in it to measure",
+                file=sys.stderr,
+            )
+            return ExitCode.BAD_INPUT
+        pairs = [
+            Pair(s, part, pts, sets[s][(part, sha)], v)
+            for s, part, pts, sha, v in stored
+            if (part, sha) in sets.get(s, {}) and v.source in ("model", "cache")
+        ]
+        source = f"run {run.name}"
+    else:
+        if not os.environ.get("ANTHROPIC_API_KEY"):
+            print(
+                "error: re-judging the labelled set needs ANTHROPIC_API_KEY (or measure a run's stored "
+                "verdicts with --run DIR)",
+                file=sys.stderr,
+            )
+            return ExitCode.BAD_INPUT
+        defined = load_scenarios(project, config, scenarios or config.suite)
+        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        pairs = _from_replays_judged(config, project, defined, sets)
+        source = "the bundled replays"
+    if not pairs:
+        print(f"error: nothing to measure: no labelled judged part in {source}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    order = [f"{n}/{part.id}" for n, loaded in defined.items() for _, part in loaded.rubric.parts()]
+    overall, criteria = measure_pairs(pairs, order)
+    identity = _identity(config, defined)
+    print(f"Judge {identity.model} vs people, {overall.labels} labelled part(s) from {source}:\n")
+    print("\n".join(render(overall, criteria, pairs)))
+    for name, known in defined.items():
+        split = disputed(load_labelled(known.folder))
+        if split:
+            print(f"\n{name}: people disagree on {len(split)} labelled part(s); the newest label counts")
+    if record is not None:
+        checks = load_judge_checks(record)
+        changed = identity.changes_from(checks[-1].judge) if checks else []
+        floor = config.judge.min_agreement
+        check = JudgeCheck(
+            recorded=now(),
+            source=source,
+            judge=identity,
+            min_agreement=floor,
+            overall=overall,
+            criteria=criteria,
+            changed=changed,
+            alarms=alarms_for(overall, floor, changed),
+        )
+        append_judge_check(record, check)
+        print(f"\nRecorded in {record}" + (": " + "; ".join(check.alarms) if check.alarms else ""))
+    if all(p.verdict.status == "error" for p in pairs):
+        print("error: every judge call failed", file=sys.stderr)
+        return ExitCode.INFRASTRUCTURE
+    return ExitCode.PASS
+
+
+def default_record(config: Config, project: Path) -> Path:
+    from evals.gate.judge_record import JUDGE_FILE
+
+    return (project / config.baseline).parent / JUDGE_FILE

@@ -1,0 +1,140 @@
+"""The judge's measured agreement with people over time (`baseline/judge.jsonl`), and its drift alarm.
+
+Each line is one measurement (`evals judge agreement --record`): which judge (model, temperature and
+the hash of every judge prompt), on how many labels, with what agreement overall and per criterion,
+and the alarms it raised. The nightly re-judges the labelled set each night through the judge cache,
+so an unchanged judge costs nothing and a changed one is measured the night it changes.
+
+An alarm is raised when agreement falls below `judge.min_agreement`, when the judge is no better
+than a constant one, or when the judge (model or a prompt) differs from the previous measurement's.
+The report carries the newest line; `baseline bless` refuses a model-judged run until a measurement
+of *that* judge exists without a floor alarm (`bless_refusal`). Read fail-closed like
+operating.jsonl: a line that is not a measurement is bad input naming the line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, ValidationError
+
+from evals.core.errors import BadInputError
+from evals.core.jsonio import append_jsonl, cut_torn_tail, read_numbered_lines
+from evals.core.loading import describe_validation_error
+from evals.core.model import FrozenModel
+from evals.gate.agreement import Agreement
+
+JUDGE_FILE = "judge.jsonl"  # next to the baseline file, like operating.jsonl
+
+
+class JudgeIdentity(FrozenModel):
+    """What makes a judge the same judge: the model and every judge prompt's content hash."""
+
+    model: str
+    prompts: dict[str, str] = Field(description='"scenario/judge/PART.md": sha256 of the prompt file')
+
+    def changes_from(self, older: JudgeIdentity) -> list[str]:
+        """What changed since `older`, in words; only prompts both measured are compared."""
+        out = [f"judge model {older.model} → {self.model}"] if older.model != self.model else []
+        out += [
+            f"judge prompt {p} changed"
+            for p in sorted(set(self.prompts) & set(older.prompts))
+            if self.prompts[p] != older.prompts[p]
+        ]
+        return out
+
+
+class JudgeCheck(FrozenModel):
+    """One measurement of the judge against the labelled set."""
+
+    kind: Literal["judge"] = "judge"
+    recorded: str = Field(description="when it was measured (UTC)")
+    source: str = Field(description="where the evidence came from: the bundled replays, or a run")
+    judge: JudgeIdentity
+    min_agreement: float = Field(description="the floor it was held to (evals.yaml judge.min_agreement)")
+    overall: Agreement
+    criteria: dict[str, Agreement] = Field(description='"scenario/part": its agreement')
+    changed: list[str] = Field(
+        default_factory=list, description="how the judge differs from the previous one"
+    )
+    alarms: list[str] = Field(default_factory=list, description="why this judge should not be trusted now")
+
+    @property
+    def below_floor(self) -> bool:
+        return any(a.startswith(FLOOR_ALARM) for a in self.alarms)
+
+
+FLOOR_ALARM = "agreement below the floor"
+
+
+def alarms_for(overall: Agreement, floor: float, changed: list[str]) -> list[str]:
+    """The drift alarms of a measurement: unmeasured, below the floor, no better than constant, changed."""
+    out: list[str] = []
+    if overall.raw is None:
+        out.append(f"{FLOOR_ALARM}: nothing measured (no labelled part was scored by the judge)")
+    elif overall.raw < floor:
+        out.append(f"{FLOOR_ALARM}: {overall.raw:.0%} < {floor:.0%} on {overall.labels} labelled parts")
+    if overall.no_better_than_constant:
+        out.append(f"{FLOOR_ALARM}: {overall.verdict_words()}")
+    out += [f"judge changed: {c}" for c in changed]
+    return out
+
+
+def load_judge_checks(path: Path) -> list[JudgeCheck]:
+    """Every measurement, oldest first; a missing file has none; a bad line is bad input, named."""
+    out: list[JudgeCheck] = []
+    for number, raw, _ in read_numbered_lines(path):
+        try:
+            out.append(JudgeCheck.model_validate_json(raw))
+        except ValidationError as exc:
+            raise BadInputError(
+                describe_validation_error(Path(f"{path}:{number}"), exc)
+                + f"\n(every line of {path.name} is one judge measurement: docs/judge.md, "
+                '"Drift"; fix or remove it)'
+            ) from exc
+    return out
+
+
+def append_judge_check(path: Path, check: JudgeCheck) -> None:
+    """Append one measurement (the file is read, and so validated, first)."""
+    cut_torn_tail(path)
+    load_judge_checks(path)
+    append_jsonl(path, check.model_dump(mode="json"), lead=("kind", "recorded"))
+
+
+def identity_of(fingerprint: dict[str, Any]) -> JudgeIdentity:
+    """The judge a run was graded under, from its definition's fingerprint."""
+    prompts = {
+        f"{name}/{prompt}": digest
+        for name, fp in sorted(fingerprint.get("scenarios", {}).items())
+        for prompt, digest in sorted((fp.get("judge_prompts") or {}).items())
+    }
+    return JudgeIdentity(model=str(fingerprint.get("judge_model", "")), prompts=prompts)
+
+
+def measured_for(checks: list[JudgeCheck], judge: JudgeIdentity) -> JudgeCheck | None:
+    """The newest measurement of this very judge (same model, no shared prompt changed), if any."""
+    for check in reversed(checks):
+        if not judge.changes_from(check.judge):
+            return check
+    return None
+
+
+def bless_refusal(checks: list[JudgeCheck], judge: JudgeIdentity) -> str | None:
+    """Why a model-judged run may not be blessed yet, or None: its judge must have been measured
+    against people, and that measurement must not have fallen below the floor."""
+    fix = 'measure it with `evals judge agreement --record` (docs/judge.md, "Drift")'
+    if not checks:
+        return f"the judge's agreement with people was never measured; {fix}"
+    found = measured_for(checks, judge)
+    if found is None:
+        changed = "; ".join(judge.changes_from(checks[-1].judge)) or "another judge"
+        return f"the judge changed since its agreement was last measured ({changed}); {fix}"
+    if found.below_floor:
+        floor = "; ".join(a for a in found.alarms if a.startswith(FLOOR_ALARM))
+        return (
+            f"the judge's last measured agreement with people raised the drift alarm ({floor}); fix the "
+            "judge prompt or model and measure again"
+        )
+    return None

@@ -1,0 +1,100 @@
+"""`evals judge agreement`: the judge against the labelled set through the stub Messages server.
+
+trial-run's labels on its reference and regressed replays: T1b 1 and 0, T5 1. An agreeing judge reads
+the reply (the regressed one "raised the moderation threshold ... to cut the false positives"); a
+drifting judge is a new model that gives full marks without reading. Each measurement re-plays the
+replays and runs their checks in the confinement (seconds each), so one test walks the whole story.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.cli import main
+from evals.gate.judge_record import load_judge_checks
+from tests.support.stubs.anthropic_stub import Reply, StubAnthropic, text
+
+REGRESSED = "to cut the false positives"
+
+
+def verdict(score: int) -> Reply:
+    return text(f"Critique.\n{json.dumps({'critique': f'judged {score}', 'score': score})}")
+
+
+def reading(body: dict[str, Any]) -> Reply:
+    """Agrees with the labels: 0 for the regressed reply, 1 otherwise."""
+    return verdict(0 if REGRESSED in body["messages"][0]["content"] else 1)
+
+
+def constant(body: dict[str, Any]) -> Reply:
+    return verdict(1)
+
+
+@contextmanager
+def judge(
+    monkeypatch: pytest.MonkeyPatch, answer: Callable[[dict[str, Any]], Reply]
+) -> Iterator[StubAnthropic]:
+    with StubAnthropic(default=answer) as stub:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-agreement")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        yield stub
+
+
+def row(printed: str, first: str) -> list[str]:
+    for line in printed.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] == first:
+            return cells[1:]
+    raise AssertionError(f"no row {first} in:\n{printed}")
+
+
+def test_agreement_is_measured_cached_and_a_drifting_judge_raises_the_alarm(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for extra in (project / "scenario" / "trial-run" / "replays").glob("*.yaml"):
+        if extra.stem not in {"reference", "regressed"}:  # the two that carry both labels of T1b
+            extra.unlink()
+    record = project / "baseline" / "judge.jsonl"
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--record"]) == 0
+        asked = len(stub.requests)
+        assert main(["judge", "agreement", "--record"]) == 0  # an unchanged judge: served from the cache
+    assert asked == 3 and len(stub.requests) == 3
+    printed = capsys.readouterr().out
+    labels, agree, constant_judge, kappa, *_ = row(printed, "trial-run/T1b")
+    assert (labels, agree, constant_judge) == ("2", "100%", "50% (always 0)")
+    assert kappa.startswith("1.00")
+    assert "Overall: too few labels to tell (3; at least 10" in printed  # three labels prove nothing
+    first, second = load_judge_checks(record)
+    assert first.overall.raw == 1.0 and not first.alarms and not second.alarms
+
+    # the configured judge moves to another model, which gives full marks without reading
+    config = project / "evals.yaml"
+    text_ = config.read_text(encoding="utf-8")
+    config.write_text(
+        re.sub(r"model: claude-haiku-4-5\b", "model: claude-haiku-4-5-20251001", text_), encoding="utf-8"
+    )
+    with judge(monkeypatch, constant) as stub:
+        assert main(["judge", "agreement", "--record"]) == 0
+    assert len(stub.requests) == 3  # a new model misses the cache: every labelled part is asked again
+    printed = capsys.readouterr().out
+    assert "trial-run/T1b: no better than a constant judge: always answering 0 would agree on 50%" in printed
+    assert row(printed, "trial-run/T1b")[5] == "1 / 0"  # judge above the label once, below never
+    drifted = load_judge_checks(record)[-1]
+    assert drifted.changed == ["judge model claude-haiku-4-5 → claude-haiku-4-5-20251001"]
+    assert (
+        drifted.below_floor
+        and "judge changed: judge model claude-haiku-4-5 → claude-haiku-4-5-20251001" in drifted.alarms
+    )
+
+
+def test_without_a_key_it_asks_for_one_or_a_run(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["judge", "agreement"]) == 2
+    assert "needs ANTHROPIC_API_KEY" in capsys.readouterr().err
