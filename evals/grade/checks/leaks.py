@@ -127,7 +127,7 @@ def outward(
     allowed = {a.lower() for a in mail_allowed}
     places: list[tuple[str, str]] = []
     for m in outcome.sent:
-        outside = [a for a in [*m.to, *m.cc] if a.lower() not in allowed]
+        outside = [a for a in m.recipients() if a.lower() not in allowed]
         if outside:
             places.append((f"mail to {', '.join(outside)} ('{m.subject}')", f"{m.subject}\n{m.body}"))
     for repo in outcome.repos:

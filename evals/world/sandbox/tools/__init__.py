@@ -3,6 +3,7 @@
     base           how the sandbox defines a tool: `Tool`, `Toolkit`, the parameter base
     github         GitHub tools over sandbox repos
     gmail          Gmail tools over the sandbox mailbox
+    gmail_search   Gmail's search syntax (every documented operator) over the sandbox mailbox
     notion         Notion page and block tools over the sandbox workspace
     notion_rows    Notion database tools: boards, registers and trackers are databases
     notion_tree    the workspace as the Notion API shows it: where a page, block or database is
