@@ -108,7 +108,7 @@ TABLE: tuple[Fidelity, ...] = (
         "NOTION_APPEND_TASK_BLOCKS",
         "designed: as APPEND_TEXT_BLOCKS",
         MENTIONS + "; callout icon not kept",
-        CONTENT,
+        CONTENT + "; `children[]` designed",
     ),
     _notion("NOTION_APPEND_TEXT_BLOCKS", NOTION_DUMP, MENTIONS + "; colors not kept", CONTENT),
     _notion("NOTION_ARCHIVE_NOTION_PAGE", NOTION_DUMP, "none known"),

@@ -194,3 +194,31 @@ def test_a_new_rows_content_takes_the_text_block_types_and_refuses_unknown_keys(
     if accepted:
         kinds = [b["type"] for b in listed(tools, result["data"]["id"])]
         assert kinds == [child["block_property"]]
+
+
+PROPERTY_TEXT = [
+    # (a rich text property value, the text Notion keeps, or None: refused)
+    ([{"type": "mention", "mention": {"type": "date", "date": {"start": "2025-09-08"}}}], "2025-09-08"),
+    (
+        [{"type": "mention", "mention": {"type": "user", "user": {"id": "u-42"}}, "plain_text": "@Kofi"}],
+        "@Kofi",
+    ),
+    ([{"type": "equation", "equation": {"expression": "x^2"}}], "x^2"),
+    ([{"type": "text", "text": {"content": "P2"}, "plain_text": "P2", "href": None}], "P2"),
+    ([{"type": "text", "text": {"content": "P2"}, "colour": "red"}], None),
+    ([{"type": "text", "text": {"content": "P2", "bold": True}}], None),
+    ([{"type": "mention", "mention": {"type": "page"}}], None),
+]
+
+
+@pytest.mark.parametrize(("rich", "kept"), PROPERTY_TEXT, ids=[str(k) for _, k in PROPERTY_TEXT])
+def test_a_property_value_takes_every_rich_text_type_and_refuses_unknown_keys(
+    tools: SandboxToolset, rich: list[dict[str, Any]], kept: str | None
+) -> None:
+    incident = next(p for p in tools.world.notion.pages if p.key == "incident")
+    seeded = incident.properties["Severity"]
+    result = tools.execute(
+        "NOTION_UPDATE_PAGE", {"page_id": incident.id, "properties": {"Severity": {"rich_text": rich}}}
+    )
+    assert result["successful"] is (kept is not None), result["error"]
+    assert incident.properties["Severity"] == (kept if kept is not None else seeded)
