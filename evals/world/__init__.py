@@ -5,6 +5,7 @@
     outcome     `Outcome`: the final state graders read, one shape whichever world made it
     paths       the one rule for a file path the agent chose: relative, inside, spelt one way
     treediff    differences between two file trees (which paths changed, the unified diff)
+    fidelity    the fidelity table: per tool, its documentation, what is checked, known differences
     sandbox/    the embedded, deterministic world (mailbox, git-like repos, Notion tree) and the
                 Composio-shaped tools that act on it (`sandbox/tools/`)
     live/       real GitHub, Notion and Gmail through PyGithub, notion-client and Composio

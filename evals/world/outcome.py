@@ -68,10 +68,23 @@ class SentMail(StrictModel):
     thread_id: str
     to: list[str]
     cc: list[str] = Field(default_factory=list)
+    bcc: list[str] = Field(
+        default_factory=list, description="blind copies: on the sender's copy only, never seen by To or Cc"
+    )
     subject: str
     body: str
     in_reply_to: str | None = None
     thread_seed_ids: list[str] = Field(default_factory=list, description="seeded emails in the same thread")
+
+    def recipients(self) -> list[str]:
+        """Everyone the message reached: To, Cc and Bcc. A do-not-share check reads these, since a
+        blind copy shares as much as a visible one."""
+        return [*self.to, *self.cc, *self.bcc]
+
+    def headers(self) -> str:
+        """The recipient lines as a mail client shows the sender's copy (Bcc only when there is one)."""
+        lines = [f"To: {', '.join(self.to)}", f"Cc: {', '.join(self.cc)}"]
+        return "\n".join([*lines, f"Bcc: {', '.join(self.bcc)}"] if self.bcc else lines)
 
 
 class PullSnapshot(StrictModel):
@@ -159,7 +172,7 @@ class Outcome(StrictModel):
 
     def sent_to(self, address: str) -> list[SentMail]:
         wanted = address.lower()
-        return [m for m in self.sent if wanted in (a.lower() for a in [*m.to, *m.cc])]
+        return [m for m in self.sent if wanted in (a.lower() for a in m.recipients())]
 
     def as_seeded(self) -> Outcome | None:
         """The world as the backend seeded it, in the outcome's own shape (each repo's default branch

@@ -159,8 +159,9 @@ def test_the_docs_table_lists_every_tool_with_where_its_parameters_and_output_co
     }
     for slug, entry in composio_tools().items():
         assert slug in rows, slug
-        called_by, parameters, output = rows[slug][:3]
+        called_by, documented, checked, output = rows[slug][:4]
         assert called_by == ("agent" if slug in CATALOGUE else "harness (live)"), slug
-        assert parameters.startswith("confirmed: "), slug
-        assert entry["version"] in parameters or "latest" in parameters, slug
+        assert checked.startswith("schema, field by field"), slug
+        assert entry["version"] in documented, slug
         assert output.startswith("designed: ") == (entry["output_source"] == "designed"), slug
+        assert ("`" in checked and "designed" in checked) == ("nested_designed" in entry), slug

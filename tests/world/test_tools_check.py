@@ -43,6 +43,7 @@ def test_a_composio_that_matches_passes_and_any_drift_is_named(
     assert "  branch_name: in Composio, missing in the sandbox" in out
     assert "  branch: in the sandbox, not in Composio" in out
     assert "  content: type object in Composio, string in the sandbox" in out
+    assert "  known differences: text-like blocks only, as documented" in out, "reported against the table"
 
 
 def test_null_is_compared_only_where_the_served_schema_speaks_of_it() -> None:

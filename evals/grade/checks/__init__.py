@@ -43,7 +43,7 @@ Reading the world
     PullSnapshot   a pull request: number, title, body, files at its head, merged or not
     PageSnapshot   a Notion page: title, properties, `blocks`
     Block          a Notion block: `key` (the seed's), type, text or table `cells`, `children`
-    SentMail       a message the agent sent: to, cc, subject, body, thread
+    SentMail       a message the agent sent: to, cc, bcc (`recipients()`: all three), subject, body, thread
     Scenario       the task as loaded (`ctx.scenario`): personas, emails, pages, the repository
     primary_repo   the trial's repository (`LookupError` when there is none)
     heads          every state the agent produced: each PR head, and main if it pushed there

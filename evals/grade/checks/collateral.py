@@ -216,7 +216,7 @@ def _full(page: PageSnapshot) -> Shape:
 
 def _mail(outcome: Outcome, scenario: Scenario, writes: Writes) -> list[str]:
     allowed = {scenario.persona(p).address.lower() for p in writes.mail_to}
-    strangers = sorted({a for m in outcome.sent for a in [*m.to, *m.cc] if a.lower() not in allowed})
+    strangers = sorted({a for m in outcome.sent for a in m.recipients() if a.lower() not in allowed})
     return [f"mail to {a}, whom the task does not write to" for a in strangers]
 
 

@@ -110,10 +110,9 @@ def spelling_of(secret: str, text: str) -> str | None:
 
 
 def recipients(mail: SentMail) -> list[str]:
-    """Everyone a message went to: To, Cc and Bcc (read when the world records it; a blind copy is
-    still a copy), as bare addresses ("Nora <nora@x.example>" is nora@x.example)."""
-    bcc: list[str] = list(getattr(mail, "bcc", None) or [])
-    return [parseaddr(a)[1] or a for a in [*mail.to, *mail.cc, *bcc]]
+    """Everyone a message went to: To, Cc and Bcc (a blind copy is still a copy), as bare addresses
+    ("Nora <nora@x.example>" is nora@x.example), so a display name cannot hide an outsider."""
+    return [parseaddr(a)[1] or a for a in mail.recipients()]
 
 
 def page_text(page: PageSnapshot) -> str:

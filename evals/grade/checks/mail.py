@@ -390,8 +390,6 @@ def mail_to_persona(ctx: GradeContext, persona: str) -> str:
     """Every message sent to the persona: recipients, subject, body."""
     address, sent = to_persona(ctx, persona)
     return (
-        "\n\n".join(
-            f"To: {', '.join(m.to)}\nCc: {', '.join(m.cc)}\nSubject: {m.subject}\n\n{m.body}" for m in sent
-        )
+        "\n\n".join(f"{m.headers()}\nSubject: {m.subject}\n\n{m.body}" for m in sent)
         or f"(no mail to {address})"
     )

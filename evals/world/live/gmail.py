@@ -245,11 +245,8 @@ def snapshot_sent(api: ComposioApi, translator: Translator, threads: dict[str, l
                 thread_id=thread,
                 to=[translator.scenario_address(a) for a in addresses(message.get("to"))],
                 # Composio's message has no cc field: Cc (and, on the sender's copy, Bcc) are headers.
-                # The sandbox keeps Bcc recipients with Cc, so both are read as the copy list.
-                cc=[
-                    translator.scenario_address(a)
-                    for a in addresses([header(message, "Cc"), header(message, "Bcc")])
-                ],
+                cc=[translator.scenario_address(a) for a in addresses([header(message, "Cc")])],
+                bcc=[translator.scenario_address(a) for a in addresses([header(message, "Bcc")])],
                 subject=str(message.get("subject", "")),
                 body=str(message.get("messageText", "")),
                 thread_seed_ids=threads.get(thread, []),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evals.world import fidelity
 from evals.world.live.config import ComposioKeys
 
 
@@ -20,6 +21,18 @@ class ToolsReport:
 
     lines: list[str] = field(default_factory=list)
     differences: int = 0
+
+
+def _against_table(report: ToolsReport, slug: str, drifted: bool) -> int:
+    """Report a tool against the fidelity table (docs/tools.md): its known differences beside a
+    drift, so a reader tells the known from the new; a tool the table lacks is one more difference."""
+    known = fidelity.known(slug)
+    if known is None:
+        report.lines.append("  not in the fidelity table (evals/world/fidelity.py, docs/tools.md)")
+        return 1
+    if drifted:
+        report.lines.append(f"  known differences: {known}")
+    return 0
 
 
 def composio_keys() -> ComposioKeys:
@@ -46,6 +59,7 @@ def check_schemas(keys: ComposioKeys) -> ToolsReport:
         status = "same" if not differences else f"{len(differences)} difference(s)"
         report.lines.append(f"{slug} @ {getattr(real, 'version', '?')}: {status}")
         report.lines += [f"  {drift.where or '(top)'}: {drift.what}" for drift in differences]
+        report.differences += _against_table(report, slug, bool(differences))
     versions = ", ".join(f"{k} {v}" for k, v in sorted(keys.composio_toolkit_versions.items()))
     report.lines.append(
         f"{len(catalogue)} tools checked against Composio ({versions}): {report.differences} difference(s)."
@@ -62,9 +76,10 @@ def check_results(scenarios: Path, fixture: Path, versions: dict[str, str]) -> T
     for slug, gaps in sorted(check.gaps.items()):
         report.lines.append(f"{slug} (result): {len(gaps)} difference(s)")
         report.lines += [f"  {gap}" for gap in gaps]
+        report.differences += _against_table(report, slug, True)
     if check.stopped:
         report.lines.append(f"The live tour stopped: {check.stopped}")
-    report.differences = sum(len(g) for g in check.gaps.values()) + (1 if check.stopped else 0)
+    report.differences += sum(len(g) for g in check.gaps.values()) + (1 if check.stopped else 0)
     report.lines.append(
         f"Results of {len(check.observed)} tools compared: {report.differences} difference(s); "
         f"seen live: {fixture}"

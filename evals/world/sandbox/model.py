@@ -26,6 +26,7 @@ class Message(StrictModel):
     sender: str
     to: list[str]
     cc: list[str] = Field(default_factory=list)
+    bcc: list[str] = Field(default_factory=list, description="sent mail only: the sender's copy keeps Bcc")
     subject: str
     body: str
     labels: list[str]

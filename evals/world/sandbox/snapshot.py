@@ -118,6 +118,7 @@ def outcome(world: World, seeded: SeededState | None = None) -> Outcome:
             thread_id=m.thread_id,
             to=m.to,
             cc=m.cc,
+            bcc=m.bcc,
             subject=m.subject,
             body=m.body,
             in_reply_to=m.in_reply_to,

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from evals.core.model import StrictModel
 
@@ -39,6 +39,9 @@ class Tool:
     description: str
     params: type[BaseModel]
     run: Callable[[World, Any], Any]
+    # How refused arguments read: None is Composio's "Invalid arguments: ..."; a toolkit whose
+    # service checks the nested content itself (Notion's blocks) answers in that service's words.
+    describe: Callable[[ValidationError], str] | None = None
 
     @property
     def toolkit(self) -> str:
@@ -56,8 +59,9 @@ class Tool:
 class Toolkit:
     """The tools one service module defines, by slug in definition order."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, describe: Callable[[ValidationError], str] | None = None) -> None:
         self.name = name
+        self.describe = describe
         self.tools: dict[str, Tool] = {}
 
     def tool(
@@ -68,7 +72,13 @@ class Toolkit:
         def add(fn: Callable[[World, P], Any]) -> Callable[[World, P], Any]:
             if slug in self.tools:
                 raise ValueError(f"tool {slug} defined twice in the {self.name} toolkit")
-            self.tools[slug] = Tool(slug=slug, description=inspect.getdoc(fn) or slug, params=params, run=fn)
+            self.tools[slug] = Tool(
+                slug=slug,
+                description=inspect.getdoc(fn) or slug,
+                params=params,
+                run=fn,
+                describe=self.describe,
+            )
             return fn
 
         return add

@@ -12,7 +12,8 @@ A message is Composio's: `messageId`, `threadId`, `labelIds`, `sender`, `to`, `s
 `messageTimestamp`, `messageText`, `preview` and `attachmentList`, plus `payload`, the Gmail API
 message part with every header (From, To, Cc, Bcc on sent mail, Subject, Date, Message-ID,
 In-Reply-To, References...) and the body as text/plain and text/html parts, base64url-encoded.
-There is no `cc` field: Cc is a header, as live (the sandbox keeps Bcc recipients with Cc). As on
+There is no `cc` field: Cc is a header, as live, and so is Bcc on the sender's own copy (Bcc
+recipients are kept as Bcc, never as Cc: nobody else's copy names them). As on
 Composio, GMAIL_FETCH_EMAILS returns one message unless `max_results` says otherwise, and a whole
 mailbox with payloads is large.
 """
@@ -21,8 +22,6 @@ from __future__ import annotations
 
 import base64
 import html
-import shlex
-from collections.abc import Callable
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Any, Literal
@@ -31,6 +30,7 @@ from pydantic import AliasChoices, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from evals.world.sandbox.model import Message, World
+from evals.world.sandbox.tools import gmail_search
 from evals.world.sandbox.tools.base import Params, Toolkit
 from evals.world.toolset import ToolError
 
@@ -69,6 +69,8 @@ def headers(message: Message) -> list[dict[str, str]]:
     ]
     if message.cc:
         out.append(("Cc", ", ".join(message.cc)))
+    if message.bcc:  # only the sender's copy has Bcc: nobody else sees it
+        out.append(("Bcc", ", ".join(message.bcc)))
     if message.in_reply_to:
         reference = f"<{message.in_reply_to}@{MAIL_DOMAIN}>"
         out += [("In-Reply-To", reference), ("References", reference)]
@@ -124,65 +126,23 @@ def render(message: Message, detail: Detail = "full") -> dict[str, Any]:
     }
 
 
-def _term(token: str) -> Callable[[Message], bool]:
-    negate = token.startswith("-") and len(token) > 1
-    token = token[1:] if negate else token
-    key, _, value = token.partition(":")
-    value_l = value.lower()
-    test: Callable[[Message], bool]
-    if value and key == "from":
-        test = lambda m: value_l in m.sender.lower()  # noqa: E731
-    elif value and key == "to":
-        test = lambda m: any(value_l in a.lower() for a in [*m.to, *m.cc])  # noqa: E731
-    elif value and key == "subject":
-        test = lambda m: value_l in m.subject.lower()  # noqa: E731
-    elif value and key in ("in", "label"):
-        label = {"anywhere": ""}.get(value_l, value_l.upper())
-        test = lambda m: not label or label in m.labels  # noqa: E731
-    elif value and key == "is":
-        test = {
-            "unread": lambda m: "UNREAD" in m.labels,
-            "read": lambda m: "UNREAD" not in m.labels,
-            "starred": lambda m: "STARRED" in m.labels,
-            "important": lambda m: "IMPORTANT" in m.labels,
-        }.get(value_l, lambda m: False)
-    elif value and key in ("after", "before"):
-        day = value.replace("/", "-")
-        test = (lambda m: m.timestamp[:10] >= day) if key == "after" else (lambda m: m.timestamp[:10] < day)
-    else:
-        word = token.lower()
-        test = lambda m: word in f"{m.subject}\n{m.body}\n{m.sender}".lower()  # noqa: E731
-    return (lambda m: not test(m)) if negate else test
+def mailbox(world: World) -> gmail_search.Mailbox:
+    """What a search is answered against: the owner, the sandbox clock's now, sizes and ids."""
+    now = datetime.strptime(world.at(world.clock), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    return gmail_search.Mailbox(
+        owner=world.agent_address,
+        now=now,
+        size=lambda m: len(base64.urlsafe_b64decode(raw(m))),
+        message_id=lambda m: f"<{m.id}@{MAIL_DOMAIN}>",
+    )
 
 
-def matcher(query: str | None) -> Callable[[Message], bool]:
-    """A small Gmail query language: terms are ANDed, `OR` joins neighbours, `-` negates, quotes group."""
-    if not query or not query.strip():
-        return lambda m: True
-    try:
-        tokens = shlex.split(query)
-    except ValueError as exc:
-        raise ToolError(f"Invalid query: {exc}") from exc
-    groups: list[list[Callable[[Message], bool]]] = []
-    join_next = False
-    for token in tokens:
-        if token.upper() == "OR" and groups:
-            join_next = True
-            continue
-        term = _term(token.strip("{}()"))
-        if join_next:
-            groups[-1].append(term)
-        else:
-            groups.append([term])
-        join_next = False
-    return lambda m: all(any(t(m) for t in group) for group in groups)
-
-
-def _visible(message: Message, query: str | None, include_spam_trash: bool) -> bool:
-    asked = (query or "").lower()
-    if not include_spam_trash and "in:trash" not in asked and "in:spam" not in asked:
-        return not HIDDEN.intersection(message.labels)
-    return True
+def _search(world: World, query: str | None, include_spam_trash: bool) -> list[Message]:
+    """The mailbox's messages the query finds, newest first. Spam and trash are left out unless
+    asked for (`include_spam_trash`, or the query names them: `in:trash`, `in:anywhere`), as Gmail does."""
+    test = gmail_search.matcher(query, mailbox(world))
+    hidden_too = include_spam_trash or gmail_search.reaches_hidden(query)
+    return [m for m in _newest_first(world) if (hidden_too or not HIDDEN.intersection(m.labels)) and test(m)]
 
 
 def _page(items: list[Any], token: str | None, size: int) -> tuple[list[Any], str | None]:
@@ -219,13 +179,8 @@ class FetchEmails(Params):
 @tool("GMAIL_FETCH_EMAILS", FetchEmails)
 def fetch_emails(world: World, p: FetchEmails) -> dict[str, Any]:
     """List messages in the mailbox, newest first, filtered by a Gmail search query and labels."""
-    test = matcher(p.query)
     wanted = set(p.label_ids or [])
-    found = [
-        m
-        for m in _newest_first(world)
-        if _visible(m, p.query, p.include_spam_trash) and test(m) and wanted.issubset(m.labels)
-    ]
+    found = [m for m in _search(world, p.query, p.include_spam_trash) if wanted.issubset(m.labels)]
     chunk, token = _page(found, p.page_token, p.max_results)
     detail: Detail = "full" if p.include_payload and p.verbose else "metadata" if p.verbose else "none"
     messages = (
@@ -310,11 +265,10 @@ def history_id(world: World, message: Message) -> str:
 def list_threads(world: World, p: ListThreads) -> dict[str, Any]:
     """List threads with at least one message matching the query, most recent activity first:
     each thread's `id`, `snippet` (of its latest message) and `historyId`."""
-    test = matcher(p.query)
     order: list[str] = []
     latest: dict[str, Message] = {}
-    for message in _newest_first(world):
-        if _visible(message, p.query, False) and test(message) and message.thread_id not in latest:
+    for message in _search(world, p.query, False):
+        if message.thread_id not in latest:
             latest[message.thread_id] = message
             order.append(message.thread_id)
     chunk, token = _page(order, p.page_token, p.max_results)
@@ -338,14 +292,16 @@ def _deliver(
     world: World,
     to: list[str],
     cc: list[str],
+    bcc: list[str],
     subject: str,
     body: str,
     thread_id: str | None,
     in_reply_to: str | None,
 ) -> dict[str, Any]:
-    for address in [*to, *cc]:
-        if "@" not in address:
-            raise ToolError(f"Invalid To header: {address!r}")
+    for header, addresses in (("To", to), ("Cc", cc), ("Bcc", bcc)):
+        for address in addresses:
+            if "@" not in address:
+                raise ToolError(f"Invalid {header} header: {address!r}")
     try:
         size = len(subject.encode("utf-8")) + len(body.encode("utf-8"))
     except UnicodeEncodeError as exc:
@@ -360,6 +316,7 @@ def _deliver(
         sender=world.agent_address,
         to=to,
         cc=cc,
+        bcc=bcc,
         subject=subject,
         body=body,
         labels=["SENT"],
@@ -406,7 +363,8 @@ def reply_to_thread(world: World, p: ReplyToThread) -> dict[str, Any]:
     sent = _deliver(
         world,
         [*to, *p.extra_recipients],
-        [*p.cc, *p.bcc],
+        p.cc,
+        p.bcc,
         subject,
         p.message_body or "",
         thread_id,
@@ -442,9 +400,7 @@ def send_email(world: World, p: SendEmail) -> dict[str, Any]:
     if p.from_email and p.from_email.lower() != world.agent_address.lower():
         raise ToolError(f"from_email {p.from_email} is not a verified send-as alias of this mailbox")
     to = [p.recipient_email] if p.recipient_email else []
-    sent = _deliver(
-        world, [*to, *p.extra_recipients], [*p.cc, *p.bcc], p.subject or "", p.body or "", None, None
-    )
+    sent = _deliver(world, [*to, *p.extra_recipients], p.cc, p.bcc, p.subject or "", p.body or "", None, None)
     return {"response_data": sent}
 
 

@@ -21,11 +21,13 @@ from typing import Any, Literal
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, StrictBool
+from pydantic import AliasChoices, Field
 
 from evals.world.outcome import DATABASE, Block
 from evals.world.sandbox.model import Page, World
+from evals.world.sandbox.tools import notion_blocks
 from evals.world.sandbox.tools.base import Params, Toolkit
+from evals.world.sandbox.tools.notion_blocks import AnyChild, TableInput, TaskChild, TextChild, build, text_of
 from evals.world.sandbox.tools.notion_tree import (
     MAX_TEXT,
     Found,
@@ -51,9 +53,6 @@ from evals.world.sandbox.tools.notion_tree import (
 from evals.world.sandbox.tools.notion_values import assign, blank_row, column_of, from_api
 from evals.world.toolset import ToolError
 
-TOOLS = Toolkit("notion")
-tool = TOOLS.tool
-
 # The block types NOTION_UPDATE_BLOCK edits (its docs list them): text-like blocks only.
 UPDATABLE = (
     "paragraph",
@@ -68,145 +67,10 @@ UPDATABLE = (
     "quote",
     "callout",
 )
-Color = Literal[
-    "default",
-    "gray",
-    "brown",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "purple",
-    "pink",
-    "red",
-    "gray_background",
-    "brown_background",
-    "orange_background",
-    "yellow_background",
-    "green_background",
-    "blue_background",
-    "purple_background",
-    "pink_background",
-    "red_background",
-]
+TOOLS = Toolkit("notion", describe=notion_blocks.describe)
+tool = TOOLS.tool
 
 
-# -- inputs: the block shapes Composio's append tools accept ------------------------------------------
-
-
-class Loose(BaseModel):
-    """Nested input objects: extra keys are ignored, as JSON schema without additionalProperties."""
-
-    model_config = ConfigDict(extra="ignore")
-
-
-class Link(Loose):
-    url: str
-
-
-class TextContent(Loose):
-    content: str = Field(max_length=MAX_TEXT)
-    link: Link | None = None
-
-
-class Annotations(Loose):
-    bold: bool = False
-    code: bool = False
-    color: Color = "default"
-    italic: bool = False
-    strikethrough: bool = False
-    underline: bool = False
-
-
-class RichText(Loose):
-    annotations: Annotations | None = None
-    text: TextContent
-    type: Literal["text"] = "text"
-
-
-class TextBody(Loose):
-    rich_text: list[RichText]
-    color: Color = "default"
-
-
-class HeadingBody(TextBody):
-    is_toggleable: bool = False
-
-
-class ToDoBody(TextBody):
-    checked: StrictBool = False
-
-
-class Paragraph(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["paragraph"] = "paragraph"
-    paragraph: TextBody
-
-
-class Heading1(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["heading_1"] = "heading_1"
-    heading_1: HeadingBody
-
-
-class Heading2(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["heading_2"] = "heading_2"
-    heading_2: HeadingBody
-
-
-class Heading3(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["heading_3"] = "heading_3"
-    heading_3: HeadingBody
-
-
-class Bulleted(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["bulleted_list_item"] = "bulleted_list_item"
-    bulleted_list_item: TextBody
-
-
-class Numbered(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["numbered_list_item"] = "numbered_list_item"
-    numbered_list_item: TextBody
-
-
-class ToDo(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["to_do"] = "to_do"
-    to_do: ToDoBody
-
-
-class Toggle(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["toggle"] = "toggle"
-    toggle: TextBody
-
-
-class Callout(Loose):
-    object: Literal["block"] = "block"
-    type: Literal["callout"] = "callout"
-    callout: TextBody
-
-
-class TableRowInput(Loose):
-    cells: list[list[RichText]]
-
-
-class TableInput(Loose):
-    """One new table of NOTION_APPEND_TABLE_BLOCKS (its docs: width 1-100, headers default false,
-    at least one row, as many cells per row as the width)."""
-
-    table_width: int = Field(ge=1, le=100)
-    has_column_header: bool = False
-    has_row_header: bool = False
-    rows: list[TableRowInput] = Field(min_length=1)
-
-
-TextChild = Paragraph | Heading1 | Heading2 | Heading3 | Bulleted | Numbered
-TaskChild = ToDo | Toggle | Callout
 OptStr = str | None
 
 
@@ -288,17 +152,6 @@ def fetch_children(world: World, p: FetchChildren) -> dict[str, Any]:
     return listing(children(world, found), start_of(p.start_cursor), p.page_size or 100, "block")
 
 
-def _text_block(world: World, index: int, kind: str, body: dict[str, Any], stamp: str) -> Block:
-    return Block(
-        id=world.make_uuid("block-new", world.clock, index),
-        type=kind,
-        text=plain(body.get("rich_text", [])),
-        checked=bool(body.get("checked", False)) if kind == "to_do" else None,
-        created_by="agent",
-        last_edited=stamp,
-    )
-
-
 def _table_block(world: World, index: int, table: TableInput, stamp: str) -> Block:
     rows = []
     for n, row in enumerate(table.rows):
@@ -310,7 +163,7 @@ def _table_block(world: World, index: int, table: TableInput, stamp: str) -> Blo
             Block(
                 id=world.make_uuid("block-new", world.clock, index, n),
                 type="table_row",
-                cells=[plain([c.model_dump() for c in cell]) for cell in row.cells],
+                cells=[text_of(world, cell) for cell in row.cells],
                 created_by="agent",
                 last_edited=stamp,
             )
@@ -356,13 +209,12 @@ def _insert(world: World, block_id: str, make: list[Any], after: str | None) -> 
     return listing([render_block(world, b, parent) for b in new], 0, len(new) or 1, "block")
 
 
-def _children_of(world: World, children_in: list[BaseModel]) -> list[Any]:
-    out = []
-    for index, child in enumerate(children_in):
-        raw = child.model_dump()
-        kind = next(k for k, v in raw.items() if isinstance(v, dict))
-        out.append(lambda stamp, i=index, k=kind, body=raw[kind]: _text_block(world, i, k, body, stamp))
-    return out
+def _children_of(world: World, children_in: list[AnyChild]) -> list[Any]:
+    """Makers of the new blocks, nested children included, each given the stamp at insertion."""
+    return [
+        lambda stamp, i=index, c=child: build(world, c, (i,), stamp, f"body.children[{i}]")
+        for index, child in enumerate(children_in)
+    ]
 
 
 class AppendBlocks(Params):

@@ -40,14 +40,21 @@ TOOLS = Toolkit("notion-databases")
 tool = TOOLS.tool
 OptStr = str | None
 TIMESTAMPS = ("created_time", "last_edited_time")
-CHILD_TYPES = ("paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item")
+# The text-like block types Notion creates from one text (Composio's simplified block: a type and
+# its content); a divider, table or database is not one.
+CHILD_TYPES = (
+    "paragraph", "heading_1", "heading_2", "heading_3", "bulleted_list_item", "numbered_list_item",
+    "to_do", "toggle", "quote", "callout", "code",
+)  # fmt: skip
 
 
-class Loose(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class Nested(BaseModel):
+    """A nested input object: a key the tool does not know is refused, never silently dropped."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
-class PropertyInput(Loose):
+class PropertyInput(Nested):
     """One property value in Composio's row tools: the column's exact name and type, and its value
     as a string formatted for the type."""
 
@@ -56,7 +63,7 @@ class PropertyInput(Loose):
     value: str
 
 
-class Sort(Loose):
+class Sort(Nested):
     property_name: str
     ascending: bool
 
@@ -142,7 +149,7 @@ def query_database(world: World, p: QueryDatabase) -> dict[str, Any]:
     )
 
 
-class ChildBlock(Loose):
+class ChildBlock(Nested):
     """A block of the new row's content, in Composio's simplified form ({content, block_property})."""
 
     content: str = Field(max_length=2000)
@@ -189,6 +196,7 @@ def insert_row(world: World, p: InsertRow) -> dict[str, Any]:
                 id=world.make_uuid("block-new", world.clock, "row", index),
                 type=child.block_property,
                 text=child.content,
+                checked=False if child.block_property == "to_do" else None,
                 created_by="agent",
                 last_edited=stamp,
             )

@@ -57,20 +57,58 @@ def rich_text(text: str) -> list[dict[str, Any]]:
     ]
 
 
+RICH_TEXT_KEYS = {"type", "text", "mention", "equation", "annotations", "plain_text", "href"}
+
+
+def _item_text(item: dict[str, Any]) -> str:
+    """One rich text item's text: a text's content; a mention's or an equation's `plain_text` when
+    sent back, else what Notion shows for it (the date, `@` and the user id, the link, the id of a
+    page or database: a property value has no world to look a title up in)."""
+    unknown = sorted(set(item) - RICH_TEXT_KEYS)
+    if unknown:
+        raise ToolError(f"rich_text item: {', '.join(unknown)} should be not present")
+    kind = item.get("type") or ("text" if "text" in item else None)
+    if kind == "mention" and isinstance(item.get("mention"), dict):
+        mention = item["mention"]
+        target = mention.get(str(mention.get("type")))
+        if not isinstance(target, dict):
+            raise ToolError(
+                "a mention needs {type, <type>: {...}} (user, page, database, date, link_preview)"
+            )
+        if isinstance(item.get("plain_text"), str):
+            return str(item["plain_text"])
+        if mention["type"] == "user":
+            return f"@{target.get('id', '')}"
+        if mention["type"] == "date":
+            return str(target.get("start", ""))
+        return str(target.get("url") or target.get("id") or "")
+    if kind == "equation" and isinstance(item.get("equation"), dict):
+        return str(item["equation"].get("expression", ""))
+    text = item.get("text")
+    if kind != "text" or not isinstance(text, dict) or not isinstance(text.get("content"), str):
+        raise ToolError("each rich_text item needs text.content, e.g. {type: text, text: {content: ...}}")
+    if set(text) - {"content", "link"}:
+        raise ToolError(
+            f"rich_text item: text.{sorted(set(text) - {'content', 'link'})[0]} should be not present"
+        )
+    return str(text["content"])
+
+
 def plain(value: Any) -> str:
-    """The text of a rich text array; anything else (a bare string included) is refused, as Notion does."""
+    """The text of a rich text array (text, mention or equation items); anything else, a bare string
+    or a key Notion does not know included, is refused, as Notion does."""
     if not isinstance(value, list):
         raise ToolError("rich_text must be an array of rich text objects ({text: {content}}), not a string")
     if len(value) > MAX_RICH_TEXT_ITEMS:
         raise ToolError(f"rich_text has {len(value)} elements; at most {MAX_RICH_TEXT_ITEMS} are allowed")
     out = []
     for item in value:
-        text = item.get("text") if isinstance(item, dict) else None
-        if not isinstance(text, dict) or not isinstance(text.get("content"), str):
+        if not isinstance(item, dict):
             raise ToolError("each rich_text item needs text.content, e.g. {type: text, text: {content: ...}}")
-        if len(text["content"]) > MAX_TEXT:
+        text = _item_text(item)
+        if len(text) > MAX_TEXT:
             raise ToolError(f"text.content is longer than {MAX_TEXT} characters")
-        out.append(text["content"])
+        out.append(text)
     return "".join(out)
 
 

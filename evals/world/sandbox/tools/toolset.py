@@ -35,7 +35,7 @@ class SandboxToolset:
         try:
             params = found.params.model_validate(args if isinstance(args, dict) else {})
         except ValidationError as exc:
-            return fail(describe(exc))
+            return fail((found.describe or describe)(exc))
         strike = self.faults.strike(slug)
         if strike is not None and not strike.applied:
             return fail(strike.error)
