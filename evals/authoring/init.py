@@ -264,7 +264,7 @@ Settings the trust model needs (the gate's docs/github.md); no file can hold the
      (from the App, when you made one); CODEOWNERS for .github/ with code-owner review.
   5. The first baseline: see baseline/README.md, then commit baseline/baseline.json.
 The workflows call {repo} at {sha}.
-To move to a newer gate: install it, run `evals init --force --gate {repo}@NEWSHA`, review the diff.
+To move to a newer gate: install it, run `evals init --force` (it pins the new commit), review the diff.
 """
 
 
