@@ -26,6 +26,7 @@ from evals.gate.summary import Summary, TrialSummary
 from evals.grade.result import PartGrade
 
 NAMED = 3  # criteria told with their failure; the rest are listed by title
+ANNOTATED = 6  # fallen parts annotated (GitHub shows 10 error annotations a step) or in the viewer's header
 LISTED = 6  # criteria named in the "also lower" line
 DETAIL = 160
 
@@ -190,11 +191,11 @@ def headline(summary: Summary) -> str:
 
 def viewer_story(summary: Summary) -> dict[str, object]:
     """The story as the viewer's header shows it (page.js and the page without JavaScript): the lead,
-    then each fallen part's line and anchor, largest first."""
-    return {
-        "lead": lead(summary),
-        "fell": [{"text": f.plain(), "anchor": f.anchor} for f in distinct(fallen(summary))],
-    }
+    then each fallen part's line and anchor, largest first, up to ANNOTATED of them, and how many more
+    the criteria table below shows."""
+    told = distinct(fallen(summary))
+    fell = [{"text": f.plain(), "anchor": f.anchor} for f in told[:ANNOTATED]]
+    return {"lead": lead(summary), "fell": fell, "more": max(len(told) - ANNOTATED, 0)}
 
 
 def distinct(items: list[Fell]) -> list[Fell]:
@@ -385,9 +386,6 @@ def console_lines(summary: Summary) -> list[str]:
     if len(told) > CONSOLE_TOLD:
         lines.append(f"and {len(told) - CONSOLE_TOLD} more in report.md")
     return lines
-
-
-ANNOTATED = 6  # GitHub shows 10 error annotations a step: room for the gate's reasoning after these
 
 
 def annotation_lines(summary: Summary) -> list[tuple[str, str]]:

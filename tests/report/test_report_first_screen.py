@@ -175,7 +175,7 @@ def test_the_first_line_names_the_agent_and_says_when_no_model_ran() -> None:
 
 
 def test_console_and_annotations_tell_the_largest_fall_with_its_failure_before_any_statistic() -> None:
-    from evals.report.story import annotation_lines, console_lines, fallen
+    from evals.report.story import ANNOTATED, annotation_lines, console_lines, distinct, fallen, viewer_story
 
     weak = {**BASE_WEAK, "C1": 1.0, "C13": 1.0, "C7": 0.9}
     summary = _summary(_two_scenarios(6, weak, 3), _two_scenarios(10, BASE_WEAK, 1), 6)
@@ -190,5 +190,9 @@ def test_console_and_annotations_tell_the_largest_fall_with_its_failure_before_a
     assert largest.key in title and largest.failure[:40] in message
     assert message.endswith(f"(viewer.html#{largest.anchor})")
     assert len({m for _, m in annotation_lines(summary)}) == len(annotation_lines(summary))  # one per part
+    header = viewer_story(summary)  # the viewer's header: the same list, at most ANNOTATED, then a count
+    told = distinct(fallen(summary))
+    assert [f["anchor"] for f in header["fell"]] == [f.anchor for f in told[:ANNOTATED]]  # type: ignore[index]
+    assert header["more"] == max(len(told) - ANNOTATED, 0)
     passing = _summary(_two_scenarios(6, BASE_WEAK, 3), _two_scenarios(10, BASE_WEAK, 1), 6)
     assert passing.verdict == "pass" and console_lines(passing) == [] and annotation_lines(passing) == []

@@ -103,7 +103,8 @@
       // the story first (evals/report/story.py): what fell, where, the concrete failure; then the statistics
       const story = s.story || { lead: "", fell: [] };
       if (story.fell.length) head.appendChild(el("div", { id: "story" }, el("p", { class: "lead" }, story.lead + ". What fell:"),
-        el("ul", {}, story.fell.map((f) => el("li", {}, f.text, " · ", anchor(f.anchor, f.anchor))))));
+        el("ul", {}, story.fell.map((f) => el("li", {}, f.text, " · ", anchor(f.anchor, f.anchor))),
+          story.more ? el("li", { class: "muted" }, "and " + story.more + " more: the criteria table below") : null)));
       const reasons = s.reasons.length ? el("ul", { id: "reasons" }, s.reasons.map((r) => el("li", {}, r))) : null;
       if (reasons) head.appendChild(story.fell.length
         ? el("details", { class: "reasons" }, el("summary", { class: "muted" }, "How the gate decided (interval, p-values)"), reasons)

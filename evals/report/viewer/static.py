@@ -295,6 +295,8 @@ def _summary(data: dict[str, Any]) -> str:
         fell = "".join(
             _tag("li", f"{esc(f['text'])} · {_link(f['anchor'], f['anchor'])}") for f in story["fell"]
         )
+        if story.get("more"):
+            fell += _tag("li", f"and {int(story['more'])} more: the criteria table below", "muted")
         out += _tag("div", _tag("p", esc(story["lead"] + ". What fell:"), "lead") + _tag("ul", fell), "story")
         if reasons:
             out += _tag("details", f"<summary>How the gate decided (interval, p-values)</summary>{reasons}")
