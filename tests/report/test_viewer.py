@@ -70,7 +70,7 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
         "said": "final answer",
     }
     failed = {p["id"]: p for p in trial["parts"] if p["status"] == "failed"}
-    assert "expected FLAG_THRESHOLD = 0.85" in failed["T3a"]["reason"]
+    assert "FLAG_THRESHOLD = 0.85 as the service runs" in failed["T3a"]["reason"]
     (pr,) = trial["outcome"]["pulls"]
     assert "+FLAG_THRESHOLD = 0.80" in pr["diff"]
     assert trial["outcome"]["sent"][0]["to"] == ["sam.rivera@acme.example"]

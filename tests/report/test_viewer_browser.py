@@ -126,7 +126,7 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     part = page.locator("[id='trial-run/0/T3a']")
     assert part.is_visible() and "target" in (part.get_attribute("class") or "")
     assert "status-failed" in (part.locator("td").nth(1).get_attribute("class") or "")
-    assert "expected FLAG_THRESHOLD = 0.85" in (part.text_content() or "")
+    assert "FLAG_THRESHOLD = 0.85 as the service runs" in (part.text_content() or "")
     box = part.bounding_box()
     assert box is not None and box["y"] + box["height"] > 0 and box["y"] < 800  # in view
 
@@ -360,7 +360,7 @@ def test_a_transcript_reads_as_mail_and_prompts_and_criteria_link_to_the_trials_
         page.locator("[id='criterion-T3'] a").first.click()
         page.wait_for_selector("[id='trial-run/1/T3a'].target")
         assert page.locator("[id='trial-run/1']").evaluate("d => d.open")
-        assert "expected FLAG_THRESHOLD = 0.85" in (
+        assert "FLAG_THRESHOLD = 0.85 as the service runs" in (
             page.locator("[id='trial-run/1/T3a']").text_content() or ""
         )
 
@@ -431,7 +431,7 @@ def test_without_javascript_the_page_shows_the_summary_failing_parts_and_transcr
             # a failing trial with its failing parts and reasons, opened by its summary (no script)
             page.locator("#static [id='trial-run/1'] > summary").click()
             part = page.locator("#static [id='trial-run/1/T3a']")
-            assert part.is_visible() and "expected FLAG_THRESHOLD = 0.85" in (part.text_content() or "")
+            assert part.is_visible() and "FLAG_THRESHOLD = 0.85 as the service runs" in (part.text_content() or "")
             # its transcript as static HTML: the mail decoded, the hostile one as text
             page.locator("#static [id='trial-run/1/call-0'] > summary").click()
             body = page.locator("#static [id='trial-run/1/call-0'] pre.mail-body").last

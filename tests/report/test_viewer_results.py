@@ -262,3 +262,19 @@ def test_every_sandbox_tool_gets_a_view_and_no_view_or_raw_json_holds_base64(tou
     views = [present(call.slug, call.args, call.result, Seen()) for call in tour]
     kinds = {s["kind"] for args_view, view in views for s in [*args_view, *view]}
     assert {"mail", "code", "diff", "table", "blocks", "fields"} <= kinds
+
+
+def test_a_blind_copy_is_shown_as_bcc_not_as_cc() -> None:
+    """Composio's GMAIL_SEND_EMAIL takes `cc` and `bcc` apart; a reader of the timeline must see
+    who was copied openly and who blindly (a do-not-share task turns on it)."""
+    args = {
+        "recipient_email": "nora@example.com",
+        "cc": ["dev@example.com"],
+        "bcc": ["outsider@example.org"],
+        "subject": "Status",
+        "message_body": "All done.",
+    }
+    (sent,), _ = present("GMAIL_SEND_EMAIL", args, None, Seen())
+    shown = json.dumps(sent)
+    assert '"cc": "dev@example.com"' in shown
+    assert '"bcc": "outsider@example.org"' in shown

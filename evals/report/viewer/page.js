@@ -189,7 +189,7 @@
   }
   const caption = (title) => (title ? el("div", { class: "label" }, title) : null);
   function mailView(m) {
-    const rows = [["From", m.from], ["To", m.to], ["Cc", m.cc], ["Date", m.date], ["Subject", m.subject], ["Thread", m.thread], ["Labels", m.labels]]
+    const rows = [["From", m.from], ["To", m.to], ["Cc", m.cc], ["Bcc", m.bcc], ["Date", m.date], ["Subject", m.subject], ["Thread", m.thread], ["Labels", m.labels]]
       .filter(([, v]) => v).map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", { class: "h-" + k.toLowerCase() }, v)));
     return el("div", { class: "mail" }, el("table", { class: "mail-head" }, rows),
       m.note ? el("div", { class: "label" }, m.note) : null, el("pre", { class: "mail-body" }, m.body));
@@ -327,7 +327,7 @@
     out.appendChild(el("h3", {}, "Notion pages created or changed (" + o.pages.length + ")"));
     for (const page of o.pages) out.appendChild(notionPage(page));
     out.appendChild(el("h3", {}, "Mail sent (" + o.sent.length + ")"));
-    for (const m of o.sent) out.appendChild(mailView({ from: "the agent", to: m.to.join(", "), cc: m.cc.join(", "), subject: m.subject, thread: m.thread_id, body: m.body }));
+    for (const m of o.sent) out.appendChild(mailView({ from: "the agent", to: m.to.join(", "), cc: m.cc.join(", "), bcc: (m.bcc || []).join(", "), subject: m.subject, thread: m.thread_id, body: m.body }));
     return out;
   }
 

@@ -82,6 +82,7 @@ def _mail(m: dict[str, Any]) -> str:
         ("From", m.get("from")),
         ("To", m.get("to")),
         ("Cc", m.get("cc")),
+        ("Bcc", m.get("bcc")),
         ("Date", m.get("date")),
         ("Subject", m.get("subject")),
         ("Thread", m.get("thread")),
@@ -234,6 +235,7 @@ def _outcome(o: dict[str, Any] | None) -> str:
                 "from": "the agent",
                 "to": ", ".join(m["to"]),
                 "cc": ", ".join(m["cc"]),
+                "bcc": ", ".join(m.get("bcc") or []),
                 "subject": m["subject"],
                 "body": m["body"],
             }

@@ -68,6 +68,7 @@ def message_view(message: dict[str, Any], seen: Seen) -> dict[str, Any]:
         "from": head.get("from") or str(message.get("sender") or ""),
         "to": head.get("to") or str(message.get("to") or ""),
         "cc": head.get("cc", ""),
+        "bcc": head.get("bcc", ""),  # only on the sender's own copy, as Gmail keeps it
         "subject": subject,
         "date": head.get("date") or str(message.get("messageTimestamp") or ""),
         "thread": thread,
@@ -104,7 +105,8 @@ def _outgoing(tool: str, args: dict[str, Any], seen: Seen) -> list[Shape]:
     sent = {
         "from": "the agent",
         "to": ", ".join(str(a) for a in to if a),
-        "cc": ", ".join(str(a) for a in [*(args.get("cc") or []), *(args.get("bcc") or [])]),
+        "cc": ", ".join(str(a) for a in args.get("cc") or []),
+        "bcc": ", ".join(str(a) for a in args.get("bcc") or []),  # a blind copy shown as one
         "subject": subject or "",
         "date": "",
         "thread": thread,
