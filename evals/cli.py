@@ -26,6 +26,7 @@ from evals.commands import COMMANDS
 from evals.commands.common import Parser, RawConfigHelpFormatter
 from evals.core.errors import BadInputError, EvalError, ExitCode
 from evals.core.project import find_project
+from evals.run import interrupt
 
 # 128 + the signal's number, as a shell reports a process a signal ended.
 INTERRUPTED = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -76,6 +77,7 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
     cancels its task the way it does for Ctrl-C (its own SIGINT handler) instead of leaving a task
     whose KeyboardInterrupt nobody retrieves; outside asyncio, SIGINT raises KeyboardInterrupt."""
     _received.append(signum)
+    interrupt.received.append(signum)
     if callable(signal.getsignal(signal.SIGINT)):
         signal.raise_signal(signal.SIGINT)
     else:  # SIGINT ignored (a background job of a script): nothing would hear it
@@ -85,11 +87,12 @@ def _on_sigterm(signum: int, frame: FrameType | None) -> None:
 def _interrupted() -> int:
     signum = _received[-1] if _received else signal.SIGINT
     name = signal.Signals(signum).name
-    print(
-        f"interrupted ({name}): finished trials are kept in results.jsonl; "
-        "`evals run --resume DIR` finishes an interrupted run",
-        file=sys.stderr,
-    )
+    if not interrupt.said:  # a run already said it, with its folder (evals/run/interrupt.py)
+        print(
+            f"interrupted ({name}): finished trials are kept in results.jsonl; "
+            "`evals run --resume DIR` finishes an interrupted run",
+            file=sys.stderr,
+        )
     return INTERRUPTED.get(signal.Signals(signum), 128 + signum)
 
 
@@ -140,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in RENAMED:
         print(f"note: `{args.command}` is now `{RENAMED[args.command]}`", file=sys.stderr)
     _received.clear()
+    interrupt.received.clear()
+    interrupt.said.clear()
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
     try:

@@ -7,6 +7,7 @@
     calibrate       `evals calibrate`: how often the model judge agrees with the human labels
     judge_agreement  `evals judge agreement`: per-criterion agreement with intervals, recorded for drift
     init            `evals init`: adopt the gate in an existing repository, from the shipped starter
+    provenance      where the package comes from (repository and commit), which `init` pins to
 
 Nothing is re-exported here.
 """

@@ -16,18 +16,16 @@ status, secrets) is the checklist the command prints.
 
 from __future__ import annotations
 
-import json
 import re
 import tomllib
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 import evals
 from evals import __version__
+from evals.authoring.provenance import DISTRIBUTION, origin
 from evals.core.errors import BadInputError, InfrastructureError
 
-DISTRIBUTION = "agent-evals-gate"
 BUNDLE = "_starter"
 GATE_REF = re.compile(r"^(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)@(?P<sha>[0-9a-f]{40})$")
 CALLERS = (".github/workflows/evals-pr.yml", ".github/workflows/evals-nightly.yml")
@@ -70,20 +68,13 @@ class Gate:
 
 
 def installed_gate() -> Gate | None:
-    """The gate commit this package was installed from, when pip recorded one (PEP 610
-    direct_url.json of `pip install git+https://github.com/OWNER/REPO@SHA`); else None."""
-    try:
-        text = metadata.distribution(DISTRIBUTION).read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
+    """The gate this package comes from (evals/authoring/provenance.py: pip's record of a git install,
+    the wheel's build record, or the checkout an editable install runs from); None when it cannot name
+    both the repository and the commit."""
+    found = origin()
+    if found is None or found.repository is None or found.commit is None:
         return None
-    if not text:
-        return None
-    data = json.loads(text)
-    commit = (data.get("vcs_info") or {}).get("commit_id", "")
-    found = re.match(r"^(?:git\+)?https://github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?/?$", data.get("url", ""))
-    if not found or not re.fullmatch(r"[0-9a-f]{40}", commit):
-        return None
-    return Gate(found[1], commit)
+    return Gate(found.repository, found.commit)
 
 
 def starter_root() -> Path:
@@ -273,7 +264,7 @@ Settings the trust model needs (the gate's docs/github.md); no file can hold the
      (from the App, when you made one); CODEOWNERS for .github/ with code-owner review.
   5. The first baseline: see baseline/README.md, then commit baseline/baseline.json.
 The workflows call {repo} at {sha}.
-To move to a newer gate: install it, run `evals init --force --gate {repo}@NEWSHA`, review the diff.
+To move to a newer gate: install it, run `evals init --force` (it pins the new commit), review the diff.
 """
 
 

@@ -24,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--gate",
         default=os.environ.get("EVALS_GATE_REF") or None,
         metavar="OWNER/REPO@SHA",
-        help="the gate commit the workflows call and install (default: the commit this package was "
-        "installed from with `pip install git+https://github.com/OWNER/REPO@SHA`, or EVALS_GATE_REF)",
+        help="the gate commit the workflows call and install (default: EVALS_GATE_REF, else where this "
+        "package comes from: the commit pip installed from git, the repository and commit the wheel was "
+        "built from, or the git checkout it runs from)",
     )
     parser.add_argument(
         "--agent",
@@ -38,13 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def handle(args: argparse.Namespace) -> ExitCode:
     from evals.authoring.init import Gate, apply, checklist, installed_gate, plan
+    from evals.authoring.provenance import origin, unknown_message
 
     gate = Gate.parse(args.gate) if args.gate else installed_gate()
     if gate is None:
-        raise BadInputError(
-            "which gate commit should the workflows call? pass --gate OWNER/REPO@SHA (the full commit "
-            "SHA this package was built from), or install it with pip from git+https://github.com/..."
-        )
+        raise BadInputError(unknown_message(origin()))
     target: Path = args.dir
     if not target.is_dir():
         raise BadInputError(f"--dir {target}: no such folder")

@@ -79,6 +79,29 @@ class TotalComparison(StrictModel):
         "scenario at which its interval would exclude zero if the delta held; None when none up to "
         "DECIDE_LIMIT would (what the report says deciding would take; the gate never reads it)",
     )
+    max_points: float | None = Field(
+        default=None, description="the compared scenarios' points: the scale Δ and its interval live on"
+    )
+    clipped: bool = Field(
+        default=False,
+        description="the interval reached past what the scale allows (below -baseline or above "
+        "max_points - baseline) and was cut there: a t interval on a few trials can, a score cannot",
+    )
+
+    def detects(self) -> str:
+        """The smallest drop this k detects, as a number that can exist: past the compared points
+        no drop of this task can reach it, so it says what would help instead."""
+        if self.max_points is not None and self.detectable_drop > self.max_points:
+            return f"more than the task's {self.max_points:g} points: add trials"
+        return f"{self.detectable_drop:.2f}".rstrip("0").rstrip(".") + " points"
+
+    def interval_text(self) -> str:
+        """`88% CI -2.10 to +0.40`, with `(clipped to the 0–25 scale)` when it was cut there."""
+        low, high = self.ci
+        text = f"{self.confidence:.0%} CI {low:+.2f} to {high:+.2f}"
+        if self.clipped and self.max_points is not None:
+            text += f" (clipped to what a total of 0–{self.max_points:g} allows)"
+        return text
 
 
 class GuardComparison(StrictModel):
@@ -339,10 +362,8 @@ def _scenario_notices(
     suspect = never_scored(agg, base, shared.parts)
     if suspect and solved:
         notices.append(
-            f"{name}: never scored: {', '.join(suspect)} scored 0 in every trial of both the baseline "
-            f"and this run. The scenario's reference replay scores them (`evals check-scenario {name}` "
-            "checks that it still does), so it can be solved as graded; a failing part's reason in the "
-            "viewer tells the agent's miss from a check too strict for another valid fix"
+            f"{name}: never scored: {', '.join(suspect)} scored 0 in every trial of both sides; its "
+            f"reference replay does (`evals check-scenario {name}`): docs/gate.md#never-scored"
         )
     elif suspect:
         notices.append(
@@ -403,7 +424,8 @@ def compare(
         max_points += agg.max_points
     if clusters:
         result.estimate = Estimate(tuple(clusters))
-        result.total = _total(result.estimate, settings, settings.threshold.allowed_drop(max_points))
+        allowed_drop = settings.threshold.allowed_drop(max_points)
+        result.total = _total(result.estimate, settings, allowed_drop, max_points)
     _guards(result, aggregates, baseline, settings)
     return result
 
@@ -467,13 +489,23 @@ def _rate(value: float | None) -> float | None:
 DECIDE_LIMIT = 500  # trials per scenario past which "what deciding would take" says "more will not"
 
 
-def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalComparison:
+def clip(ci: tuple[float, float], baseline: float, max_points: float) -> tuple[tuple[float, float], bool]:
+    """The interval cut to what a total on 0..max_points can move from `baseline`, and whether it
+    was cut. Signs survive the cut (the bounds are -baseline ≤ 0 ≤ max_points - baseline), so no
+    decision read from the interval changes."""
+    low, high = max(ci[0], -baseline), min(ci[1], max_points - baseline)
+    return (low, high), (low, high) != ci
+
+
+def _total(estimate: Estimate, settings: Settings, allowed: float, max_points: float) -> TotalComparison:
     gate = settings.gate
     low, high = estimate.interval(gate.confidence)
     clusters = estimate.clusters
     undecided = estimate.delta < -allowed and high >= 0
+    baseline = sum(c.mean_base for c in clusters)
+    (low, high), clipped = clip((low, high), baseline, max_points)
     return TotalComparison(
-        baseline=round(sum(c.mean_base for c in clusters), 4),
+        baseline=round(baseline, 4),
         run=round(sum(c.mean_run for c in clusters), 4),
         delta=round(estimate.delta, 4),
         ci=(round(low, 4), round(high, 4)),
@@ -486,4 +518,6 @@ def _total(estimate: Estimate, settings: Settings, allowed: float) -> TotalCompa
         baseline_k=min(c.n_base for c in clusters),
         budget=gate.max_trials,
         decide_at=trials_to_decide(estimate, gate.confidence, DECIDE_LIMIT) if undecided else None,
+        max_points=max_points,
+        clipped=clipped,
     )

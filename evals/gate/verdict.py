@@ -141,10 +141,9 @@ def _short(title: str) -> str:
 
 
 def _statement(total: TotalComparison) -> str:
-    low, high = total.ci
     return (
         f"total {total.run:.2f} vs baseline {total.baseline:.2f} "
-        f"(Δ {total.delta:+.2f}, {total.confidence:.0%} CI {low:+.2f} to {high:+.2f}; "
+        f"(Δ {total.delta:+.2f}, {total.interval_text()}; "
         f"allowed drop {total.allowed_drop:g})"
     )
 
@@ -215,7 +214,7 @@ def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
     elif on_total == "inconclusive":
         reasons.append(
             f"{_statement(total)}: the drop is past the threshold but noise could explain it "
-            f"(k={total.k}; this k detects drops of {total.detectable_drop:.1f} or more)"
+            f"(k={total.k}; smallest drop this k detects: {total.detects()})"
         )
     elif guards:
         reasons.append(f"{_statement(total)}: the total alone is within the threshold")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from evals.gate.verdict import Verdict
@@ -41,9 +42,18 @@ def _escape(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def publish(report: str, gate: Verdict, stream: TextIO | None = None) -> None:
+def _property(text: str) -> str:
+    """A workflow command's property (the title): its escapes also cover `:` and `,`."""
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def publish(
+    report: str, gate: Verdict, stream: TextIO | None = None, story: Sequence[tuple[str, str]] = ()
+) -> None:
     """In GitHub Actions ($GITHUB_STEP_SUMMARY set): append the report to the job summary and turn
-    the verdict's reasons into annotations. Outside Actions, nothing (no stray `::error` lines).
+    the story (`story.annotations`: one (title, message) per fallen part, with its concrete failure)
+    and then the verdict's reasons (the statistics) into annotations, in that order. Outside
+    Actions, nothing (no stray `::error` lines).
 
     A workflow whose `run` step is followed by a separate `compare` step sets EVALS_JOB_SUMMARY=0 on
     the first, so the page shows the report and its annotations once (GITHUB_* cannot be unset)."""
@@ -53,6 +63,8 @@ def publish(report: str, gate: Verdict, stream: TextIO | None = None) -> None:
     level = {"regression": "error", "not-comparable": "error", "error": "error", "inconclusive": "warning"}
     kind = level.get(gate.verdict)
     if kind:
+        for title, message in story:
+            out.write(f"::{kind} title={_property(f'Agent evals - {title}')}::{_escape(message)}\n")
         for reason in gate.reasons:
             out.write(f"::{kind} title=Agent evals - {gate.verdict}::{_escape(reason)}\n")
     for alert in gate.alerts:

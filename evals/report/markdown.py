@@ -310,8 +310,8 @@ def _total_line(summary: Summary) -> str:
         text += f" ({_num(total.compared)} on the parts both sides scored)"
     if g:
         text += (
-            f" · baseline {_num(g.baseline)} · Δ {_arrow(g.delta)} · {g.confidence:.0%} CI "
-            f"{g.ci[0]:+.2f} to {g.ci[1]:+.2f} · allowed drop {_num(g.allowed_drop)}"
+            f" · baseline {_num(g.baseline)} · Δ {_arrow(g.delta)} · {g.interval_text()}"
+            f" · allowed drop {_num(g.allowed_drop)}"
         )
     return text + "  "
 
@@ -322,7 +322,7 @@ def _trials_line(summary: Summary) -> str:
     if start != k:
         text += f" (started with {start}; {k - start} added while the verdict was undecided)"
     if g:
-        text += f" · smallest drop this k detects ({g.power:.0%} power): **{_num(g.detectable_drop)}** points"
+        text += f" · smallest drop this k detects ({g.power:.0%} power): **{g.detects()}**"
     return text + "  "
 
 

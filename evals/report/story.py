@@ -1,4 +1,8 @@
-"""The report's story: what broke, told the way a reviewer reads it, before any number.
+"""The story: what broke, told the way a reviewer reads it, before any number, on every surface.
+
+`fallen` is the one list (largest fall first, each with its concrete failure and viewer anchor) that
+report.md and the PR comment (`story_lines`), the console verdict (`console_lines`), the Actions
+annotations (`annotation_lines`) and the viewer's header (`viewer_story`) all tell.
 
 A regression or an undecided drop is read criterion by criterion: which one fell (by its rubric
 title), the concrete failure its check found ("expected FLAG_THRESHOLD = 0.85, found 0.8") or the
@@ -13,6 +17,7 @@ Reads only `Summary`; everything an agent or a check wrote goes through evals/co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from evals.core.untrusted import md_text
@@ -21,6 +26,7 @@ from evals.gate.summary import Summary, TrialSummary
 from evals.grade.result import PartGrade
 
 NAMED = 3  # criteria told with their failure; the rest are listed by title
+ANNOTATED = 6  # fallen parts annotated (GitHub shows 10 error annotations a step) or in the viewer's header
 LISTED = 6  # criteria named in the "also lower" line
 DETAIL = 160
 
@@ -73,36 +79,158 @@ def _key(summary: Summary, scenario: str, item: str) -> str:
     return f"{scenario}/{item}" if summary.several else item
 
 
-def _drop_line(summary: Summary, scenario: str, criterion: str, d: ItemDelta, links: Links) -> str:
+@dataclass(frozen=True)
+class Fell:
+    """One fallen criterion or guard, as every surface tells it: what fell, where, and the concrete
+    failure. `title` and `failure` are untrusted text (a rubric's title, a check's detail or the
+    judge's critique): each surface escapes them its own way (Markdown, console, annotation, HTML)."""
+
+    scenario: str
+    item: str  # the criterion, or the guard's part
+    key: str  # `C5`, or `nightshift/C5` when the run has several scenarios
+    title: str
+    failure: str  # '' when no part failed outright (lower on average)
+    count: int  # trials in which it failed
+    graded: int  # trials graded
+    anchor: str  # the viewer's `scenario/trial/part`
+    guard: bool = False
+    delta: ItemDelta | None = None  # a criterion's points and full-marks rates, before and after
+    guard_cmp: GuardComparison | None = None
+
+    def told(self) -> str:
+        """`the secret is still in main (…), in 3 of 3 trials`, or why there is no such sentence."""
+        if not self.failure:
+            return "lower on average, no part failed outright"
+        return f"{self.failure.rstrip('.')}, in {self.count} of {self.graded} trials"
+
+    def plain(self, width: int = DETAIL) -> str:
+        """One line of plain text (console, annotation, viewer): `C5 SEC-004 …: the failure, in 3 of
+        3 trials`. Not escaped: the caller's surface does that."""
+        title = _cut(self.title, 90)
+        name = f"guard {self.key} of {title}" if self.guard else f"{self.key} {title}"
+        return f"{name}: {_cut(self.told(), width)}"
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _raw_title(summary: Summary, scenario: str, criterion: str) -> str:
+    stats = summary.scenarios[scenario].criteria.get(criterion)
+    return stats.title if stats and stats.title else criterion
+
+
+def _criterion(summary: Summary, scenario: str, criterion: str, d: ItemDelta) -> Fell:
     trials = summary.trials.get(scenario, [])
     part, count, graded = failing(criterion, trials)
-    key = _key(summary, scenario, criterion)
-    stats = summary.scenarios[scenario].criteria.get(criterion)
+    return Fell(
+        scenario, criterion, _key(summary, scenario, criterion), _raw_title(summary, scenario, criterion),
+        failure(part) if part is not None else "", count, graded, anchor(scenario, criterion, trials),
+        delta=d,
+    )  # fmt: skip
+
+
+def _guard(summary: Summary, g: GuardComparison) -> Fell:
+    trials = summary.trials.get(g.scenario, [])
+    stats = summary.scenarios[g.scenario].parts.get(g.part)
+    part, count, graded = failing(g.part, trials)
+    return Fell(
+        g.scenario, g.part, _key(summary, g.scenario, g.part),
+        _raw_title(summary, g.scenario, stats.criterion if stats else g.part),
+        failure(part) if part is not None else "", count, graded, anchor(g.scenario, g.part, trials),
+        guard=True, guard_cmp=g,
+    )  # fmt: skip
+
+
+def _dropping(summary: Summary) -> bool:
+    g = summary.gate
+    return g is not None and g.delta < -g.allowed_drop
+
+
+def fallen(summary: Summary) -> list[Fell]:
+    """What fell, largest first: the criteria of a total that dropped past the threshold (by their
+    drop), then every guard that fell. Empty unless the verdict is a regression or inconclusive:
+    the one list the report, the console, the annotations and the viewer's header all tell."""
+    if summary.verdict not in ("regression", "inconclusive"):
+        return []
+    criteria: list[Fell] = []
+    if _dropping(summary):
+        dropped = sorted(
+            (
+                (d.delta, scenario, criterion, d)
+                for scenario, cmp in summary.comparison.items()
+                for criterion, d in cmp.criteria.items()
+                if d.delta is not None and d.delta < 0
+            ),
+            key=lambda item: item[0],
+        )
+        criteria = [_criterion(summary, s, c, d) for _, s, c, d in dropped]
+    return criteria + [_guard(summary, g) for g in summary.guards if g.regressed]
+
+
+def lead(summary: Summary) -> str:
+    """The story's first sentence in plain text, before what fell (empty when nothing fell)."""
+    if not fallen(summary):
+        return ""
+    g = summary.gate
+    if g is not None and _dropping(summary):
+        noise = (
+            "noise cannot explain it" if g.ci[1] < 0 else "noise could explain it: the gate cannot tell yet"
+        )
+        return f"The total fell {-g.delta:.2f} of {summary.total.max} points ({noise})"
+    return "A guard fell (a part that may never regress)"
+
+
+def headline(summary: Summary) -> str:
+    """The lead and what fell first with its concrete failure, in one line of plain text (empty
+    when nothing fell)."""
+    told = distinct(fallen(summary))
+    return f"{lead(summary)}. First: {told[0].plain()}" if told else ""
+
+
+def viewer_story(summary: Summary) -> dict[str, object]:
+    """The story as the viewer's header shows it (page.js and the page without JavaScript): the lead,
+    then each fallen part's line and anchor, largest first, up to ANNOTATED of them, and how many more
+    the criteria table below shows."""
+    told = distinct(fallen(summary))
+    fell = [{"text": f.plain(), "anchor": f.anchor} for f in told[:ANNOTATED]]
+    return {"lead": lead(summary), "fell": fell, "more": max(len(told) - ANNOTATED, 0)}
+
+
+def distinct(items: list[Fell]) -> list[Fell]:
+    """Each place in the viewer once: a guard whose failure its criterion already tells (same
+    anchor) is not told twice where lines are few (console, annotations, the viewer's header)."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        if item.anchor not in seen:
+            seen.add(item.anchor)
+            out.append(item)
+    return out
+
+
+def _drop_line(summary: Summary, f: Fell, links: Links) -> str:
+    d = f.delta
+    assert d is not None
+    stats = summary.scenarios[f.scenario].criteria.get(f.item)
     points = f"{_points(d.baseline)} → {_points(d.run)} of {stats.max if stats else '?'} points"
     rate = f"full marks {_pct(d.baseline_pass_rate)} → {_pct(d.pass_rate)}"
-    where = anchor(scenario, criterion, trials)
     told = (
-        f"{md_text(failure(part), DETAIL).rstrip('.')}, in {count} of {graded} trials"
-        if part is not None
-        else "lower on average, no part failed outright"
+        f"{md_text(f.failure, DETAIL).rstrip('.')}, in {f.count} of {f.graded} trials"
+        if f.failure
+        else f.told()
     )
-    title = _title(summary, scenario, criterion)
-    return f"- **{title}** ({key}; {points}; {rate}): {told} · [{where}]({links.href(where)})"
+    title = _title(summary, f.scenario, f.item)
+    return f"- **{title}** ({f.key}; {points}; {rate}): {told} · [{f.anchor}]({links.href(f.anchor)})"
 
 
-def _drops(summary: Summary, links: Links) -> list[str]:
-    fell = sorted(
-        (
-            (d.delta, scenario, criterion, d)
-            for scenario, cmp in summary.comparison.items()
-            for criterion, d in cmp.criteria.items()
-            if d.delta is not None and d.delta < 0
-        ),
-        key=lambda item: item[0],
-    )
-    lines = [_drop_line(summary, s, c, d, links) for _, s, c, d in fell[:NAMED]]
+def _drops(summary: Summary, links: Links, criteria: list[Fell]) -> list[str]:
+    lines = [_drop_line(summary, f, links) for f in criteria[:NAMED]]
     rest = [
-        f"{_key(summary, s, c)} {_title(summary, s, c)} ({delta:+.2f})" for delta, s, c, _ in fell[NAMED:]
+        f"{f.key} {_title(summary, f.scenario, f.item)} ({f.delta.delta:+.2f})"
+        for f in criteria[NAMED:]
+        if f.delta is not None and f.delta.delta is not None
     ]
     if rest:
         more = f" and {len(rest) - LISTED} more" if len(rest) > LISTED else ""
@@ -110,17 +238,15 @@ def _drops(summary: Summary, links: Links) -> list[str]:
     return lines
 
 
-def _guard_line(summary: Summary, g: GuardComparison, links: Links) -> str:
-    trials = summary.trials.get(g.scenario, [])
-    stats = summary.scenarios[g.scenario].parts.get(g.part)
-    criterion = stats.criterion if stats else g.part
-    part, _, _ = failing(g.part, trials)
-    where = anchor(g.scenario, g.part, trials)
-    told = f": {md_text(failure(part), DETAIL)}" if part is not None else ""
-    name = f"Guard {_key(summary, g.scenario, g.part)} of “{_title(summary, g.scenario, criterion)}”"
+def _guard_line(summary: Summary, f: Fell, links: Links) -> str:
+    g = f.guard_cmp
+    assert g is not None
+    told = f": {md_text(f.failure, DETAIL)}" if f.failure else ""
+    name = f"Guard {f.key} of “{md_text(f.title, 90)}”"
     return (
         f"- **{name}** fell: full marks in {g.passed} of {g.trials} trials, against "
-        f"{g.baseline_passed} of {g.baseline_trials} in the baseline{told} · [{where}]({links.href(where)})"
+        f"{g.baseline_passed} of {g.baseline_trials} in the baseline{told}"
+        f" · [{f.anchor}]({links.href(f.anchor)})"
     )
 
 
@@ -225,20 +351,56 @@ def story_lines(summary: Summary, links: Links) -> list[str]:
     """The story of a regression or an undecided drop (empty for any other verdict): the headline,
     each fallen criterion and guard with its concrete failure, and what deciding would take."""
     g = summary.gate
-    guards = [x for x in summary.guards if x.regressed]
-    dropping = g is not None and g.delta < -g.allowed_drop
-    if summary.verdict not in ("regression", "inconclusive") or not (guards or dropping):
+    items = fallen(summary)
+    if not items:
         return []
+    criteria = [f for f in items if not f.guard]
+    guards = [f for f in items if f.guard]
     lines: list[str] = []
-    if g is not None and dropping:
-        lines += [_headline(summary, g), "", *_drops(summary, links)]
+    if g is not None and _dropping(summary):
+        lines += [_headline(summary, g), "", *_drops(summary, links, criteria)]
     if guards:
         lead = (
             "Guards (parts that may never regress) that fell:"
             if lines
             else "**A guard fell**, a part that may never regress:"
         )
-        lines += [*([""] if lines else []), lead, "", *[_guard_line(summary, x, links) for x in guards]]
+        lines += [*([""] if lines else []), lead, "", *[_guard_line(summary, f, links) for f in guards]]
     if summary.verdict == "inconclusive" and g is not None:
         lines += ["", to_decide(summary, g)]
     return [*lines, ""]
+
+
+CONSOLE_TOLD = 3  # fallen parts the console names, each with its failure, before any statistic
+
+
+def console_lines(summary: Summary) -> list[str]:
+    """The story as the terminal shows it, right under the verdict line and before any statistic:
+    what fell first with its concrete failure, then the next ones, then where the rest are. Plain,
+    unescaped text: the caller makes each a safe console line."""
+    told = distinct(fallen(summary))
+    if not told:
+        return []
+    lines = [headline(summary)]
+    lines += [f"also: {f.plain()}" for f in told[1:CONSOLE_TOLD]]
+    if len(told) > CONSOLE_TOLD:
+        lines.append(f"and {len(told) - CONSOLE_TOLD} more in report.md")
+    return lines
+
+
+def annotation_lines(summary: Summary) -> list[tuple[str, str]]:
+    """(title, message) of one annotation per fallen part, largest first, each with its concrete
+    failure and where the viewer shows it: what a reviewer sees on the checks page before the
+    statistics. Past ANNOTATED parts, one more says how many the job summary lists. Plain,
+    unescaped text: the annotation writer escapes it."""
+    told = distinct(fallen(summary))
+    lines = [
+        (
+            f"{'guard ' if f.guard else ''}{f.key} fell: {_cut(f.title, 90)}",
+            f"{_cut(f.told(), 300)} (viewer.html#{f.anchor})",
+        )
+        for f in told[:ANNOTATED]
+    ]
+    if len(told) > ANNOTATED:
+        lines.append(("more fell", f"{len(told) - ANNOTATED} more parts fell: the job summary lists them"))
+    return lines

@@ -7,6 +7,8 @@ written and printed one way whichever command asked for it.
 
 from __future__ import annotations
 
+import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,11 +18,13 @@ from evals.core.redact import redact, redact_text
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, load_definition
 from evals.gate.summary import Summary
+from evals.gate.verdict import NO_BASELINE
 from evals.records.model import RunMeta, TrialRecord
 from evals.records.rundir import RunDir
 from evals.records.validate import Expectation, validate_run
 from evals.report.job_summary import publish
 from evals.report.markdown import render, with_trend
+from evals.report.story import annotation_lines, console_lines
 
 
 def reopen(
@@ -46,7 +50,8 @@ def write_outputs(rd: RunDir, summary: Summary) -> Path:
     report = rd.write_report(with_trend(text, rd.read_trend()))
     verdict = summary.verdict_of()
     # the job summary without the trend: `evals trend` put it there when it drew it
-    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())))
+    told = [(redact_text(title), redact_text(message)) for title, message in annotation_lines(summary)]
+    publish(redact_text(text), type(verdict).model_validate(redact(verdict.model_dump())), story=told)
     return report
 
 
@@ -63,6 +68,15 @@ def write_viewer(
     except (EvalError, OSError, ValueError) as exc:
         print(f"warning: viewer.html not written: {console_line(redact_text(str(exc)))}", file=sys.stderr)
         return None
+
+
+def pasteable(notice: str, run: Path) -> str:
+    """The no-baseline notice with this run's folder in its bless command, so the line printed works
+    when pasted (the report keeps RUN_DIR: it is read where the folder is another)."""
+    if notice != NO_BASELINE:
+        return notice
+    where = Path(os.path.relpath(run)) if run.resolve().is_relative_to(Path.cwd()) else run
+    return notice.replace("RUN_DIR", shlex.quote(str(where)))
 
 
 def verdict_line(summary: Summary) -> str:
@@ -113,7 +127,9 @@ def conclude(
     report = write_outputs(rd, summary)
     viewer = write_viewer(rd, summary, records, definition)
     print(redact_text(verdict_line(summary)))
-    for line in summary.alerts + summary.reasons + summary.notices:
+    # the story before any statistic: what fell, with its concrete failure (evals/report/story.py)
+    notices = [pasteable(n, rd.path) for n in summary.notices]
+    for line in summary.alerts + console_lines(summary) + summary.reasons + notices:
         print(f"  {console_line(redact_text(line))}")
     if summary.run.spent_usd is not None:
         limit = summary.run.budget_usd

@@ -229,11 +229,14 @@ async def run_trials(
     progress: Progress | None = None,
     indices: list[int] | None = None,
     spend: Spend | None = None,
+    running: set[tuple[str, int]] | None = None,
 ) -> None:
     """Run every scenario's trials, or only trial `indices` (one shard's slice, see evals/run/merge.py).
 
     With a `spend`, no trial starts once it has reached its limit: those are skipped (counted),
-    trials already running finish."""
+    trials already running finish. `running` holds the (scenario, trial) in progress, for Ctrl-C
+    (evals/run/interrupt.py) to record as interrupted."""
+    running = set() if running is None else running
     jobs = [
         (loaded, p.agents[name], trial)
         for name, loaded in p.scenarios.items()
@@ -253,9 +256,11 @@ async def run_trials(
                 return
             bar.started()
             started = time.perf_counter()
+            running.add((loaded.scenario.name, trial))
             try:
                 record = await run_trial(p, loaded, choice, trial, rd)
             finally:
+                running.discard((loaded.scenario.name, trial))
                 bar.stopped()
         if spend is not None:
             spend.add(record)

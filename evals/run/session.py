@@ -6,7 +6,6 @@ for, within the cost budget), resume it after an interruption, then finish it (e
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
@@ -19,6 +18,7 @@ from evals.records.rundir import RunDir
 from evals.records.trials import slice_trials
 from evals.run.budget import AgentPricing, JudgePricing, Spend, estimate_lines, shape
 from evals.run.finish import finish
+from evals.run.interrupt import interrupts
 from evals.run.runner import Plan, allocate, plan, progress_bar, run_meta, run_trials, trials_to_add
 
 
@@ -100,8 +100,8 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
     """Run the trials still missing, then any adaptive extra trials the gate asks for, within the
     cost budget: once the spend reaches it no trial starts, and run.json says the budget ended the run."""
     spend = Spend(p.budget_usd, sum(r.metrics.total_cost_usd for r in rd.read_records()))
-    with progress_bar() as progress:
-        asyncio.run(run_trials(p, rd, progress, indices, spend))
+    with interrupts(rd, meta.agent) as ctrl_c, progress_bar() as progress:
+        ctrl_c.run(run_trials(p, rd, progress, indices, spend, ctrl_c.running))
         # Adaptive trials: while the verdict is undecided, up to the next look (evals/gate/sequential.py),
         # at most gate.max_trials, never past the cost budget. Not for shards.
         # A quiet scenario (evals/gate/allocate.py) gets trials only once one of its trials differed.
@@ -116,7 +116,7 @@ def run_to_verdict(p: Plan, rd: RunDir, meta: RunMeta, indices: list[int] | None
             meta.scenario_trials = dict(p.scenario_trials) or None
             meta.trials_budget = p.definition.config.gate.max_trials
             rd.write_meta(meta)
-            asyncio.run(run_trials(p, rd, progress, spend=spend))
+            ctrl_c.run(run_trials(p, rd, progress, spend=spend, running=ctrl_c.running))
     meta.spent_usd = round(spend.spent, 6)
     if p.budget_usd is not None:
         meta.budget_usd = p.budget_usd

@@ -161,6 +161,38 @@ def test_the_gate_must_be_pinned_by_a_full_commit_sha(ref: str) -> None:
         Gate.parse(ref)
 
 
+def test_the_package_knows_where_it_was_built_from_and_says_what_to_pass_when_not(tmp_path: Path) -> None:
+    """#40: a plain `evals init` pins the gate the package records (the wheel's _build.json, or the
+    checkout's origin and HEAD); what it cannot name, the error spells out, with the commit it knows."""
+    from evals.authoring.provenance import build_origin, checkout_origin, unknown_message
+
+    (tmp_path / "_build.json").write_text(json.dumps({"repository": "acme/gate", "commit": SHA}))
+    built = build_origin(tmp_path)
+    assert built is not None and (built.repository, built.commit) == ("acme/gate", SHA)
+    (tmp_path / "_build.json").write_text(json.dumps({"repository": None, "commit": "not-a-sha"}))
+    unnamed = build_origin(tmp_path)
+    assert unnamed is not None and (unnamed.repository, unnamed.commit) == (None, None)
+
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "pyproject.toml").write_text("")
+    git = ["git", "-C", str(checkout)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    who = ["-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, *who, "commit", "-q", "--allow-empty", "-m", "x"], check=True)
+    head = subprocess.run(
+        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    partial = checkout_origin(checkout)
+    assert partial is not None and (partial.repository, partial.commit) == (None, head)
+    said = unknown_message(partial)
+    assert f"pass --gate OWNER/REPO@{head}" in said
+    assert "pass --gate OWNER/REPO@SHA" in unknown_message(None)
+    subprocess.run([*git, "remote", "add", "origin", "git@github.com:acme/agent-evals-gate.git"], check=True)
+    found = checkout_origin(checkout)
+    assert found is not None and (found.repository, found.commit) == ("acme/agent-evals-gate", head)
+
+
 def test_an_own_agent_replaces_the_bundled_one(tmp_path: Path) -> None:
     todo = plan(Gate.parse(GATE), "my_agent:run")
     assert "agent: my_agent:run\n" in todo.texts["evals.yaml"]

@@ -12,6 +12,7 @@ checks that the package it imports is the wheel's."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,6 +61,8 @@ def test_the_wheel_installs_into_a_fresh_venv_and_adopts_an_empty_repository(tmp
         ignore=lambda d, names: [*NOT_CHECKED_OUT(d, names), *(top & set(names) if Path(d) == ROOT else [])],
     )
     wheels = tmp_path / "wheels"
+    # where it is built from, as Actions says it (the copy has no .git): recorded in evals/_build.json
+    built_in_ci = {**offline, "GITHUB_REPOSITORY": "acme/agent-evals-gate", "GITHUB_SHA": SHA}
     run(
         sys.executable,
         "-m",
@@ -71,7 +74,7 @@ def test_the_wheel_installs_into_a_fresh_venv_and_adopts_an_empty_repository(tmp
         "-w",
         wheels,
         source,
-        env=offline,
+        env=built_in_ci,
     )
     (wheel,) = wheels.glob("agent_evals_gate-*.whl")
 
@@ -106,23 +109,40 @@ def test_the_wheel_installs_into_a_fresh_venv_and_adopts_an_empty_repository(tmp
     repo = tmp_path / "repo"
     repo.mkdir()
     run("git", "init", "-q", repo)
-    out = run(
-        fresh / "bin" / "evals", "init", "--gate", f"acme/agent-evals-gate@{SHA}", cwd=repo, env=offline
-    )
+    # #40's "done when": `evals init` with no flag, the command it prints next, the bless command
+    # that run prints; then a regressed replay fails with its concrete failure under the verdict
+    evals = fresh / "bin" / "evals"
+    out = run(evals, "init", cwd=repo, env=offline)
     assert "run-evals" in out and (repo / "scenario").is_dir()
-    assert (repo / ".github" / "workflows" / "evals-pr.yml").is_file()
-    # The command as the checklist prints it, on the starter suite evals.yaml names (one trial each:
-    # every starter scenario seeds, replays and grades from the wheel's files alone).
-    run(fresh / "bin" / "evals", "run", "--trials", "1", "--out", "runs/first", cwd=repo, env=offline)
-    report = (repo / "runs" / "first" / "report.md").read_text(encoding="utf-8")
-    assert "Agent evals" in report
-    # With no baseline yet the run passes whatever it scored: a file the wheel failed to ship shows
-    # as a reference replay short of full marks (or a trial that errored), so check each one.
+    caller = (repo / ".github" / "workflows" / "evals-pr.yml").read_text(encoding="utf-8")
+    assert f"uses: acme/agent-evals-gate/.github/workflows/evals-pr-gate.yml@{SHA}" in caller
+    (command,) = re.findall(r"^next: (evals [^(]*?)\s*\(", out, flags=re.MULTILINE)
+    ran = run(*command.split(), cwd=repo, env={**offline, "PATH": f"{fresh / 'bin'}:{offline['PATH']}"})
+    (bless,) = re.findall(r"`(evals baseline bless --run \S+)`", ran)
+    first = Path(repo / bless.split()[-1])
+    blessed = run(evals, *bless.split()[1:], cwd=repo, env=offline)
+    scored = re.search(r"total (\S+) / (\S+)$", blessed.strip())
+    assert scored and float(scored[1]) == float(scored[2]), blessed  # full marks, every starter
+    # every starter's reference replay at full marks in every trial (a file the wheel failed to ship
+    # shows as a part short of them, or a trial that errored)
     short = {
         r.scenario: [p.id for p in r.grade.parts if p.score != p.max_points] if r.grade else [r.error]
-        for r in RunDir(repo / "runs" / "first").read_records()
+        for r in RunDir(first).read_records()
     }
     starters = sorted(p.name for p in (repo / "scenario").iterdir())
-    assert short == {name: [] for name in starters}, short
+    assert sorted(short) == starters and all(v == [] for v in short.values()), short
+    report = (first / "report.md").read_text(encoding="utf-8")
     for name in starters:
         assert name in report, name
+    run("git", "add", "-A", cwd=repo)
+    staged = run("git", "diff", "--cached", "--name-only", cwd=repo).split()
+    assert "baseline/baseline.json" in staged and not any(p.startswith(("runs/", ".venv/")) for p in staged)
+    regressed = subprocess.run(
+        [evals, "run", "--scenario", "trial-run", "--agent", "replay:regressed"],
+        cwd=repo, env=offline, capture_output=True, text=True, check=False, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert regressed.returncode == 1, regressed.stderr
+    lines = regressed.stdout.splitlines()
+    verdict = next(i for i, line in enumerate(lines) if line.startswith("Verdict: regression"))
+    first = lines[verdict : verdict + 5]
+    assert any("FLAG_THRESHOLD = 0.85 as the service runs" in line for line in first), lines

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -281,14 +282,66 @@ def test_a_signal_mid_run_exits_128_plus_its_number_with_one_line(
     project: Path, agent: str, code: int, name: str
 ) -> None:
     """The agent of trial 1 has the process signalled (as a cancelled CI job or Ctrl-C would): the
-    process ends with the shell's code for that signal, says so on one line, and keeps trial 0."""
+    process ends with the shell's code for that signal, says so on one line with the exact resume
+    command, keeps trial 0 and records trial 1, in progress, as interrupted (resumable)."""
     out = project / "runs" / "stopped"
     spec = f"tests.support.agents:{agent}"
     ran = process(["run", "--agent", spec, "--trials", "3", "--concurrency", "1", "--out", str(out)], project)
     assert ran.returncode == code, ran.stderr
     said = [line for line in ran.stderr.splitlines() if line.startswith("interrupted")]
     assert said == [said[0]] and f"interrupted ({name})" in said[0] and "Traceback" not in ran.stderr
-    trials = [json.loads(line)["trial"] for line in (out / "results.jsonl").read_text().splitlines()]
-    assert trials == [0]
+    assert f"  evals run --resume {out}\n" in ran.stderr and "trial-run#1" in said[0]
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [(r["trial"], r["status"]) for r in records] == [(0, "ok"), (1, "error")]
+    assert records[1]["error"].startswith("interrupted")
     again = process(["compare", "--run", str(out)], project)  # an interrupted run is never a verdict
-    assert again.returncode == 3 and "no record for trial-run trial(s) 1, 2" in again.stderr
+    assert again.returncode == 3 and "no record for trial-run trial(s) 2" in again.stderr
+
+
+def interrupted_run(project: Path, agent: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    """A run of two trials at once whose agents both say they started, then hang: the moment Ctrl-C
+    finds trials in progress (signalled after those lines, never after a delay)."""
+    out = project / "runs" / "ctrl-c"
+    args = ["run", "--agent", f"tests.support.agents:{agent}", "--trials", "2", "--concurrency", "2"]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "evals", *args, "--out", str(out)],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", **env},
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    started = 0
+    for line in child.stdout:
+        started += line.startswith("agent started trial")
+        if started == 2:
+            return child
+    raise AssertionError(f"the agents never started: {child.wait()}")
+
+
+def test_ctrl_c_records_the_trials_in_progress_and_names_the_folder_to_resume(project: Path) -> None:
+    child = interrupted_run(project, "HangingAgent", {})
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)  # a safety net: the run ends on its own, far sooner
+    out = project / "runs" / "ctrl-c"
+    assert child.returncode == 130, err
+    assert f"Finish the run with:\n  evals run --resume {out}\n" in err and "Traceback" not in err
+    records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert sorted((r["trial"], r["status"]) for r in records) == [(0, "error"), (1, "error")]
+    assert all(r["error"].startswith("interrupted") for r in records)
+
+
+def test_a_second_ctrl_c_stops_at_once_whatever_still_runs(project: Path) -> None:
+    """The agents ignore being cancelled and the grace period is long: only the second Ctrl-C ends it."""
+    child = interrupted_run(project, "StubbornAgent", {"EVALS_INTERRUPT_GRACE_S": "600"})
+    child.send_signal(signal.SIGINT)
+    assert child.stderr is not None
+    for line in child.stderr:
+        if line.startswith("  evals run --resume"):
+            break
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130 and "interrupted again: stopping at once" in err
+    records = (project / "runs" / "ctrl-c" / "results.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["trial"] for line in records) == [0, 1]

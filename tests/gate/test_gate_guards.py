@@ -75,11 +75,14 @@ def test_a_guard_that_fell_is_a_regression_while_the_total_is_within_the_thresho
     assert main([*args, "--trials", "3", "--out", str(out)]) == 1
     printed = capsys.readouterr().out.splitlines()
     verdict_at = next(i for i, line in enumerate(printed) if line.startswith("Verdict: regression"))
-    guard_line = printed[verdict_at + 1]
+    # the story first (#40): the guard with its concrete failure, then the gate's reasoning
+    story = printed[verdict_at + 1]
+    assert story.startswith("  A guard fell") and "guard T4" in story and "expected 'Done'" in story
+    guard_line = printed[verdict_at + 2]
     assert guard_line.startswith(
         "  guard T4 regressed: full marks in 4/4 baseline trials (100%), 0/3 now (0%)"
     )
-    assert "Δ -1.00" in printed[verdict_at] and "within the threshold" in printed[verdict_at + 2]
+    assert "Δ -1.00" in printed[verdict_at] and "within the threshold" in printed[verdict_at + 3]
 
     report = (out / "report.md").read_text(encoding="utf-8").splitlines()
     first_table = next(i for i, line in enumerate(report) if line.startswith("|"))

@@ -36,6 +36,8 @@ def test_with_a_reference_replay_the_notice_says_the_task_is_solvable_as_graded(
     assert len(notices) == 1 and "suspect the scenario" not in notices[0]
     assert notices[0].startswith("nightshift: never scored: C11a, C14, C20 scored 0 in every trial")
     assert "`evals check-scenario nightshift`" in notices[0]
+    one_line = len(notices[0]) <= 180 and "\n" not in notices[0]
+    assert one_line and notices[0].endswith("docs/gate.md#never-scored")
 
 
 def test_the_committed_tasks_ship_a_reference_replay(full_project: Path) -> None:

@@ -172,3 +172,27 @@ def test_the_first_line_names_the_agent_and_says_when_no_model_ran() -> None:
     assert who_ran("claude (claude-sonnet-4-5), replay:reference") == (
         "`claude (claude-sonnet-4-5), replay:reference`"
     )
+
+
+def test_console_and_annotations_tell_the_largest_fall_with_its_failure_before_any_statistic() -> None:
+    from evals.report.story import ANNOTATED, annotation_lines, console_lines, distinct, fallen, viewer_story
+
+    weak = {**BASE_WEAK, "C1": 1.0, "C13": 1.0, "C7": 0.9}
+    summary = _summary(_two_scenarios(6, weak, 3), _two_scenarios(10, BASE_WEAK, 1), 6)
+    largest = fallen(summary)[0]
+    assert largest.delta is not None and largest.delta.delta == min(
+        d.delta for c in summary.comparison.values() for d in c.criteria.values() if d.delta is not None
+    )
+    console = console_lines(summary)
+    assert console[0].startswith("The total fell") and largest.failure[:40] in console[0]
+    assert not any("p = " in line or " CI " in line for line in console)
+    title, message = annotation_lines(summary)[0]
+    assert largest.key in title and largest.failure[:40] in message
+    assert message.endswith(f"(viewer.html#{largest.anchor})")
+    assert len({m for _, m in annotation_lines(summary)}) == len(annotation_lines(summary))  # one per part
+    header = viewer_story(summary)  # the viewer's header: the same list, at most ANNOTATED, then a count
+    told = distinct(fallen(summary))
+    assert [f["anchor"] for f in header["fell"]] == [f.anchor for f in told[:ANNOTATED]]  # type: ignore[index]
+    assert header["more"] == max(len(told) - ANNOTATED, 0)
+    passing = _summary(_two_scenarios(6, BASE_WEAK, 3), _two_scenarios(10, BASE_WEAK, 1), 6)
+    assert passing.verdict == "pass" and console_lines(passing) == [] and annotation_lines(passing) == []

@@ -77,3 +77,19 @@ def test_a_step_that_opts_out_writes_no_summary_and_no_annotations(
     out = io.StringIO()
     publish("the report", Verdict(verdict="regression", reasons=["dropped"]), out)
     assert out.getvalue() == "" and not summary.exists()
+
+
+def test_the_story_is_annotated_before_the_statistics_one_per_fallen_part(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    out = io.StringIO()
+    story = [
+        ("C1 fell: buffer_size, = 2048", "expected 2048, found 1024, in 6 of 6 trials (viewer.html#n/0/C1)")
+    ]
+    publish("r", Verdict(verdict="regression", reasons=["p = 0.01"]), out, story=story)
+    assert out.getvalue().splitlines() == [
+        "::error title=Agent evals - C1 fell%3A buffer_size%2C = 2048::"
+        "expected 2048, found 1024, in 6 of 6 trials (viewer.html#n/0/C1)",
+        "::error title=Agent evals - regression::p = 0.01",
+    ]

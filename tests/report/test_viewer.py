@@ -52,6 +52,11 @@ def test_view_writes_one_self_contained_page_with_the_run_in_it(project: Path) -
         assert remote not in template
     static = page.split("<noscript>")[1].split("</noscript>")[0]
     assert 'src="' not in static and 'href="http' not in static  # its links are anchors in the page
+    # the no-JS header tells the story first (#40): the concrete failure of the largest fall, then statistics
+    story = static.index('class="story"')
+    failure = static.index("FLAG_THRESHOLD = 0.85 as the service runs")
+    assert story < failure < static.index("How the gate decided")
+    assert story < static.index("88% CI")
     data = read_page(page)
     assert data["summary"]["verdict"] == "regression"
     assert data["summary"]["criteria"]["T3"]["title"].startswith("Threshold exactly 0.85")

@@ -113,6 +113,14 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
 
     assert page.text_content("#verdict") == "regression"
     assert "dropped" in (page.text_content("#reasons") or "")
+    # the story before any statistic (#40): the largest fallen part's concrete failure, then the reasons
+    story = page.text_content("#story") or ""
+    assert "FLAG_THRESHOLD = 0.85 as the service runs" in story
+    assert page.evaluate(
+        "document.getElementById('story').compareDocumentPosition(document.getElementById('reasons'))"
+        " & Node.DOCUMENT_POSITION_FOLLOWING"
+    )
+    assert "p = " not in story and " CI " not in story
 
     # the deep link opened trial 0, scrolled to part T3a and marked it
     part = page.locator("[id='trial-run/0/T3a']")
@@ -137,6 +145,18 @@ def test_the_viewer_of_a_regression_shows_verdict_reasons_tool_calls_and_deep_li
     assert page.locator("[id='trial-run/1']").evaluate("d => d.open")
     critique = page.locator("[id='trial-run/1/T1b'] .critique").text_content() or ""
     assert critique.startswith("judge (scored") and "does not confirm the fix" in critique
+
+    # at 360 px (#40) nothing runs off the page: each table scrolls inside its own box
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.screenshot(path=str(tmp_path / "viewer-360.png"), full_page=True)
+    widths = page.evaluate(
+        """() => ({page: document.documentElement.scrollWidth,
+                  tables: [...document.querySelectorAll('table')].filter((t) => t.offsetParent)
+                    .map((t) => [t.getBoundingClientRect().right, getComputedStyle(t).overflowX])})"""
+    )
+    assert widths["page"] <= 360, widths["page"]
+    assert len(widths["tables"]) >= 3 and all(right <= 360 for right, _ in widths["tables"]), widths
+    assert all(overflow == "auto" for _, overflow in widths["tables"])  # a wider one scrolls in its box
 
     # agent text is text: the injected markup shows verbatim and never ran
     first = page.locator("[id='trial-run/1'] details.call").first
@@ -411,7 +431,8 @@ def test_without_javascript_the_page_shows_the_summary_failing_parts_and_transcr
             # a failing trial with its failing parts and reasons, opened by its summary (no script)
             page.locator("#static [id='trial-run/1'] > summary").click()
             part = page.locator("#static [id='trial-run/1/T3a']")
-            assert part.is_visible() and "FLAG_THRESHOLD = 0.85 as the service runs" in (part.text_content() or "")
+            told = part.text_content() or ""
+            assert part.is_visible() and "FLAG_THRESHOLD = 0.85 as the service runs" in told
             # its transcript as static HTML: the mail decoded, the hostile one as text
             page.locator("#static [id='trial-run/1/call-0'] > summary").click()
             body = page.locator("#static [id='trial-run/1/call-0'] pre.mail-body").last

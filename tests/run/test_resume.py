@@ -14,9 +14,11 @@ from tests.support.project import read_summary
 
 
 @pytest.fixture(autouse=True)
-def _reset() -> None:
+def _reset(monkeypatch: pytest.MonkeyPatch) -> None:
     DyingAgent.kill_at[0], DyingAgent.flaky_at[0] = None, None
     DyingAgent.ran.clear()
+    # in-process: a loaded machine must never let Ctrl-C's grace watchdog end the test process itself
+    monkeypatch.setattr("evals.run.interrupt.GRACE_S", 600.0)
 
 
 def test_a_run_killed_midway_and_resumed_ends_with_every_trial_done_exactly_once(project: Path) -> None:
@@ -24,7 +26,8 @@ def test_a_run_killed_midway_and_resumed_ends_with_every_trial_done_exactly_once
     DyingAgent.kill_at[0] = 2
     code = main(["run", "--agent", AGENT, "--trials", "5", "--concurrency", "1", "--out", str(out)])
     assert code == 130  # interrupted (SIGINT), never a verdict
-    assert [r["trial"] for r in lines(out)] == [0, 1]  # what finished before the kill is kept
+    # what finished before the kill is kept; the trial in progress is recorded as interrupted
+    assert [(r["trial"], r["status"]) for r in lines(out)] == [(0, "ok"), (1, "ok"), (2, "error")]
     assert not (out / "summary.json").exists()
 
     assert main(["run", "--resume", str(out)]) in (0, 1)  # a verdict, not an error
@@ -74,4 +77,4 @@ def test_resume_refuses_a_run_whose_agent_changed_since(
     prompt.write_text(prompt.read_text() + "\nAlso be brief.\n")
     assert main(["run", "--resume", str(out)]) == 2
     assert "agent changed since this run started" in capsys.readouterr().err
-    assert [r["trial"] for r in lines(out)] == [0]
+    assert [(r["trial"], r["status"]) for r in lines(out)] == [(0, "ok"), (1, "error")]  # 1: interrupted

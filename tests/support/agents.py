@@ -110,3 +110,26 @@ class SigtermAgent:
 class SigintAgent:
     async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> str:
         return await _signalled_at_trial_1(signal.SIGINT, prompts, toolset)
+
+
+class HangingAgent:
+    """Says it started (one line on stdout, for the test to signal after), then waits forever: a
+    trial in progress when Ctrl-C comes."""
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> str:
+        print(f"agent started trial {trial_of(prompts)}", flush=True)
+        await asyncio.Event().wait()
+        return "never"
+
+
+class StubbornAgent:
+    """As HangingAgent, but ignores being cancelled: a trial that would hold the run past Ctrl-C
+    (as a grading thread does), so only a second Ctrl-C or the grace period ends it."""
+
+    async def __call__(self, prompts: AgentPrompts, toolset: Toolset) -> str:
+        print(f"agent started trial {trial_of(prompts)}", flush=True)
+        while True:
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                print("agent ignored the cancellation", flush=True)

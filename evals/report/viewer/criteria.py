@@ -10,6 +10,7 @@ from typing import Any
 
 from evals.gate.summary import Summary
 from evals.report.operating_line import operating_text
+from evals.report.story import viewer_story
 
 _NUMBER = re.compile(r"(\d+)")
 
@@ -73,6 +74,7 @@ def summary_view(summary: Summary, trials: list[dict[str, Any]]) -> dict[str, An
         for key in criteria_order(summary, trials)
     }
     data["criteria_order"] = list(data["criteria"])
+    data["story"] = viewer_story(summary)  # what fell, before any statistic (evals/report/story.py)
     data["operating"] = operating_text(summary.operating)  # the gate's own record, as the report says it
     data["categories"] = {key: item.model_dump(mode="json") for key, item in summary.categories.items()}
     return data

@@ -100,13 +100,22 @@
     head.appendChild(el("h1", {}, "Agent evals · ", el("span", { class: "muted" }, DATA.run)));
     if (s) {
       head.appendChild(el("p", {}, el("span", { id: "verdict", class: "verdict " + s.verdict, "data-verdict": s.verdict }, s.verdict)));
-      if (s.reasons.length) head.appendChild(el("ul", { id: "reasons" }, s.reasons.map((r) => el("li", {}, r))));
+      // the story first (evals/report/story.py): what fell, where, the concrete failure; then the statistics
+      const story = s.story || { lead: "", fell: [] };
+      if (story.fell.length) head.appendChild(el("div", { id: "story" }, el("p", { class: "lead" }, story.lead + ". What fell:"),
+        el("ul", {}, story.fell.map((f) => el("li", {}, f.text, " · ", anchor(f.anchor, f.anchor))),
+          story.more ? el("li", { class: "muted" }, "and " + story.more + " more: the criteria table below") : null)));
+      const reasons = s.reasons.length ? el("ul", { id: "reasons" }, s.reasons.map((r) => el("li", {}, r))) : null;
+      if (reasons) head.appendChild(story.fell.length
+        ? el("details", { class: "reasons" }, el("summary", { class: "muted" }, "How the gate decided (interval, p-values)"), reasons)
+        : reasons);
       if (s.notices.length) head.appendChild(el("details", { class: "notices" }, el("summary", { class: "muted" }, plural(s.notices.length, "note") + " on how this run was compared"),
         el("ul", { class: "muted" }, s.notices.map((r) => el("li", {}, r)))));
       const t = s.total, g = s.gate;
       const line = ["Total ", el("b", {}, num(t.mean) + " / " + t.max)];
       if (g) line.push(" · baseline " + num(g.baseline) + " · Δ ", delta(g.delta),
-        " · " + Math.round(g.confidence * 100) + "% interval " + num(g.ci[0]) + " to " + num(g.ci[1]) + " · allowed drop " + num(g.allowed_drop));
+        " · " + Math.round(g.confidence * 100) + "% interval " + num(g.ci[0]) + " to " + num(g.ci[1]) +
+        (g.clipped ? " (clipped to what the scale allows)" : "") + " · allowed drop " + num(g.allowed_drop));
       head.appendChild(el("p", { id: "total" }, line));
       if (s.operating) head.appendChild(el("p", { id: "operating", class: "muted" }, s.operating));
     } else {

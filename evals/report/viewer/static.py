@@ -291,7 +291,19 @@ def _summary(data: dict[str, Any]) -> str:
     if not s:
         return out + _tag("p", "No summary.json in this run yet.", "muted")
     out += _tag("p", _tag("span", esc(s["verdict"]), f"verdict {s['verdict']}"))
-    out += _tag("ul", "".join(_tag("li", esc(r)) for r in s["reasons"])) if s["reasons"] else ""
+    story = s.get("story") or {"lead": "", "fell": []}
+    reasons = _tag("ul", "".join(_tag("li", esc(r)) for r in s["reasons"])) if s["reasons"] else ""
+    if story["fell"]:  # the story first (evals/report/story.py), the statistics folded under it
+        fell = "".join(
+            _tag("li", f"{esc(f['text'])} · {_link(f['anchor'], f['anchor'])}") for f in story["fell"]
+        )
+        if story.get("more"):
+            fell += _tag("li", f"and {int(story['more'])} more: the criteria table below", "muted")
+        out += _tag("div", _tag("p", esc(story["lead"] + ". What fell:"), "lead") + _tag("ul", fell), "story")
+        if reasons:
+            out += _tag("details", f"<summary>How the gate decided (interval, p-values)</summary>{reasons}")
+    else:
+        out += reasons
     if s["notices"]:
         notes = _tag("ul", "".join(_tag("li", esc(n)) for n in s["notices"]), "muted")
         out += _tag(
@@ -304,6 +316,7 @@ def _summary(data: dict[str, Any]) -> str:
     if gate:
         line += f" · baseline {_num(gate['baseline'])} · Δ {_num(gate['delta'])}"
         line += f" · interval {_num(gate['ci'][0])} to {_num(gate['ci'][1])}"
+        line += " (clipped to what the scale allows)" if gate.get("clipped") else ""
     out += _tag("p", line)
     return out + (_tag("p", esc(s["operating"]), "muted") if s.get("operating") else "")
 
