@@ -9,6 +9,8 @@ import only this module, so it depends on neither world.
 
 from __future__ import annotations
 
+from email.utils import parseaddr
+
 from pydantic import Field
 
 from evals.core.model import StrictModel
@@ -61,6 +63,11 @@ class Block(StrictModel):
             return self.columns.index(name) if name in self.columns else None
         header = self.children[0].cells if self.children and self.children[0].cells else []
         return header.index(name) if name in header else None
+
+
+def bare_address(address: str) -> str:
+    """The mailbox an address names, lower case: "Nora <Nora@X.example>" is nora@x.example."""
+    return (parseaddr(address)[1] or address).strip().lower()
 
 
 class SentMail(StrictModel):
@@ -158,8 +165,10 @@ class Outcome(StrictModel):
         return next((p for p in self.pages if p.key == key), None)
 
     def sent_to(self, address: str) -> list[SentMail]:
-        wanted = address.lower()
-        return [m for m in self.sent if wanted in (a.lower() for a in [*m.to, *m.cc])]
+        """Every message that reached `address`, however the agent spelt the recipient: a display
+        name ("IT Helpdesk <it@x.example>") or another case reaches the same mailbox."""
+        wanted = bare_address(address)
+        return [m for m in self.sent if wanted in (bare_address(a) for a in [*m.to, *m.cc])]
 
     def as_seeded(self) -> Outcome | None:
         """The world as the backend seeded it, in the outcome's own shape (each repo's default branch
