@@ -60,7 +60,8 @@ def snapshot_repo(repo: Repo) -> RepoSnapshot:
 
 def board(world: World, block: Block) -> Block:
     """A `child_database` block with what graders read of its database: its columns (title first)
-    and its rows, each a `page` block whose cells are its values in column order."""
+    and its rows, each a `page` block whose cells are its values in column order and whose children
+    are the row page's own content (a note written inside a colleague's ticket changes the ticket)."""
     database = next((d for d in world.notion.databases if d.id == block.id), None)
     if database is None:
         return block
@@ -70,6 +71,7 @@ def board(world: World, block: Block) -> Block:
             type=ROW,
             key=row.key,
             cells=[row.title, *(row.properties.get(c.name, "") for c in database.columns[1:])],
+            children=[b.model_copy(deep=True) for b in row.blocks],
             archived=row.archived,
             created_by=row.created_by,
             edited=row.edited,
