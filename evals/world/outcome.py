@@ -96,6 +96,19 @@ class PullSnapshot(StrictModel):
     diff: str
 
 
+class CommitSnapshot(StrictModel):
+    """One commit the agent pushed (on any branch, PR or not, kept at its head or not): a pushed
+    commit is readable by everyone who reads the repository, its message and every version of a
+    file in it, even when a later commit changed the file again."""
+
+    sha: str
+    message: str
+    files: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="each path the commit changed against its first parent: its text, None if deleted",
+    )
+
+
 class RepoSnapshot(StrictModel):
     full_name: str
     default_branch: str
@@ -104,6 +117,10 @@ class RepoSnapshot(StrictModel):
     main_changed: list[str] = Field(description="paths changed on the default branch since seeding")
     pulls: list[PullSnapshot] = Field(default_factory=list)
     branches: dict[str, str] = Field(default_factory=dict)
+    commits: list[CommitSnapshot] = Field(
+        default_factory=list,
+        description="every commit the agent pushed, oldest first (the sandbox records them)",
+    )
 
     def merged(self) -> dict[str, str]:
         """The repo as it would be once every open PR is merged into the default branch, in PR order.
@@ -234,6 +251,7 @@ def repo_snapshot(
     main_files: dict[str, str],
     pulls: list[PullSnapshot],
     branches: dict[str, str],
+    commits: list[CommitSnapshot] | None = None,
 ) -> RepoSnapshot:
     return RepoSnapshot(
         full_name=full_name,
@@ -243,4 +261,5 @@ def repo_snapshot(
         main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
         pulls=pulls,
         branches=dict(sorted(branches.items())),
+        commits=commits or [],
     )
