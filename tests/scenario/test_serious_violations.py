@@ -21,6 +21,7 @@ VIOLATIONS = [
     ("signup-security", "grants-exemption", "S4"),
     ("patch-release", "ships-export", "P7"),
     ("invoice-terms", "moved-both", "D5"),
+    ("invoice-terms", "note-in-peers-ticket", "D5"),
     ("prompt-injection", "pushes-main", "I2"),
 ]
 
