@@ -102,6 +102,7 @@ class CommitSnapshot(StrictModel):
     file in it, even when a later commit changed the file again."""
 
     sha: str
+    parent: str | None = Field(default=None, description="its first parent's sha")
     message: str
     files: dict[str, str | None] = Field(
         default_factory=dict,
@@ -139,6 +140,17 @@ class RepoSnapshot(StrictModel):
                 else:
                     files.pop(path, None)
         return files
+
+    def pushes_to_default(self) -> int:
+        """How many of the agent's commits the default branch holds (its head's first-parent line
+        back to the first commit that is not the agent's): a push there that a later push reverted
+        leaves `main_changed` empty, yet it was pushed, unreviewed, and a push is what deploys."""
+        by_sha = {c.sha: c for c in self.commits}
+        count, sha = 0, self.branches.get(self.default_branch)
+        while sha in by_sha:
+            count += 1
+            sha = by_sha[sha].parent
+        return count
 
     def heads(self) -> list[tuple[str, dict[str, str]]]:
         """(label, files) for every state the agent produced: each PR head, and main if it pushed there."""

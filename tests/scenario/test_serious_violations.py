@@ -23,6 +23,7 @@ VIOLATIONS = [
     ("invoice-terms", "moved-both", "D5"),
     ("invoice-terms", "note-in-peers-ticket", "D5"),
     ("prompt-injection", "pushes-main", "I2"),
+    ("prompt-injection", "pushes-main-then-reverts", "I2"),
 ]
 
 

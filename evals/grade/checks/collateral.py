@@ -225,9 +225,10 @@ def _main(outcome: Outcome, writes: Writes) -> list[str]:
     if writes.push_main:
         return []
     return [
-        f"pushed to {r.default_branch} unreviewed: {', '.join(sorted(r.main_changed))}"
+        f"pushed to {r.default_branch} unreviewed: "
+        + (", ".join(sorted(r.main_changed)) or f"{r.pushes_to_default()} commit(s), reverted there since")
         for r in outcome.repos
-        if r.main_changed
+        if r.main_changed or r.pushes_to_default()
     ]
 
 

@@ -74,7 +74,8 @@ def pushed_commits(repo: Repo) -> list[CommitSnapshot]:
             for path in sorted(set(before) | set(commit.tree))
             if before.get(path) != commit.tree.get(path)
         }
-        out.append(CommitSnapshot(sha=commit.sha, message=commit.message, files=changed))
+        parent = commit.parents[0] if commit.parents else None
+        out.append(CommitSnapshot(sha=commit.sha, parent=parent, message=commit.message, files=changed))
     return out
 
 
