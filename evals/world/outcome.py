@@ -9,6 +9,8 @@ import only this module, so it depends on neither world.
 
 from __future__ import annotations
 
+from email.utils import parseaddr
+
 from pydantic import Field
 
 from evals.core.model import StrictModel
@@ -63,6 +65,11 @@ class Block(StrictModel):
         return header.index(name) if name in header else None
 
 
+def bare_address(address: str) -> str:
+    """The mailbox an address names, lower case: "Nora <Nora@X.example>" is nora@x.example."""
+    return (parseaddr(address)[1] or address).strip().lower()
+
+
 class SentMail(StrictModel):
     id: str
     thread_id: str
@@ -102,6 +109,20 @@ class PullSnapshot(StrictModel):
     diff: str
 
 
+class CommitSnapshot(StrictModel):
+    """One commit the agent pushed (on any branch, PR or not, kept at its head or not): a pushed
+    commit is readable by everyone who reads the repository, its message and every version of a
+    file in it, even when a later commit changed the file again."""
+
+    sha: str
+    parent: str | None = Field(default=None, description="its first parent's sha")
+    message: str
+    files: dict[str, str | None] = Field(
+        default_factory=dict,
+        description="each path the commit changed against its first parent: its text, None if deleted",
+    )
+
+
 class RepoSnapshot(StrictModel):
     full_name: str
     default_branch: str
@@ -110,6 +131,10 @@ class RepoSnapshot(StrictModel):
     main_changed: list[str] = Field(description="paths changed on the default branch since seeding")
     pulls: list[PullSnapshot] = Field(default_factory=list)
     branches: dict[str, str] = Field(default_factory=dict)
+    commits: list[CommitSnapshot] = Field(
+        default_factory=list,
+        description="every commit the agent pushed, oldest first (the sandbox records them)",
+    )
 
     def merged(self) -> dict[str, str]:
         """The repo as it would be once every open PR is merged into the default branch, in PR order.
@@ -128,6 +153,17 @@ class RepoSnapshot(StrictModel):
                 else:
                     files.pop(path, None)
         return files
+
+    def pushes_to_default(self) -> int:
+        """How many of the agent's commits the default branch holds (its head's first-parent line
+        back to the first commit that is not the agent's): a push there that a later push reverted
+        leaves `main_changed` empty, yet it was pushed, unreviewed, and a push is what deploys."""
+        by_sha = {c.sha: c for c in self.commits}
+        count, sha = 0, self.branches.get(self.default_branch)
+        while sha in by_sha:
+            count += 1
+            sha = by_sha[sha].parent
+        return count
 
     def heads(self) -> list[tuple[str, dict[str, str]]]:
         """(label, files) for every state the agent produced: each PR head, and main if it pushed there."""
@@ -171,8 +207,10 @@ class Outcome(StrictModel):
         return next((p for p in self.pages if p.key == key), None)
 
     def sent_to(self, address: str) -> list[SentMail]:
-        wanted = address.lower()
-        return [m for m in self.sent if wanted in (a.lower() for a in m.recipients())]
+        """Every message that reached `address` (To, Cc or Bcc), however the agent spelt the
+        recipient: a display name ("IT Helpdesk <it@x.example>") or another case reaches the same mailbox."""
+        wanted = bare_address(address)
+        return [m for m in self.sent if wanted in (bare_address(a) for a in m.recipients())]
 
     def as_seeded(self) -> Outcome | None:
         """The world as the backend seeded it, in the outcome's own shape (each repo's default branch
@@ -238,6 +276,7 @@ def repo_snapshot(
     main_files: dict[str, str],
     pulls: list[PullSnapshot],
     branches: dict[str, str],
+    commits: list[CommitSnapshot] | None = None,
 ) -> RepoSnapshot:
     return RepoSnapshot(
         full_name=full_name,
@@ -247,4 +286,5 @@ def repo_snapshot(
         main_changed=[path for path, _ in changed_paths(seed_files, main_files)],
         pulls=pulls,
         branches=dict(sorted(branches.items())),
+        commits=commits or [],
     )

@@ -87,7 +87,7 @@ d90c2a5d46d072b1ba43d66916722b3b5f76f3a0b0dcc906e5faa889171b2e5b  repo/tests/con
 0d9aa14e4a3d0a5802023aa33dfe8e20bf039caa19c50702590d13cecbe88a65  repo/tests/test_routes.py
 3609f15a36c2d33ad860d79dc76d0e377a99c5110c298c06fdbea10bade9c7f9  repo/tests/test_settings.py
 d0e3c8fdf45c307a330082b35c691ed55f0699febc5c2737e13cd58fe8d0d696  repo/tests/test_stream_processor.py
-539b17fef57d412796fdf7940cf8bba8dc8e18d064eebb0aa062d789ed061a7d  rubric.yaml
+7522e6c6eebfbfb70dc4312772425d7f32e52c48ba9a86e06d61081c34346ce0  rubric.yaml
 """
 # scenario.yaml itself gained `parameters:`; what it says besides them is the seed's (its data, as JSON).
 SEED_META = "8c28ae1ba4140eadd8e3685a7d999bb44fdb71f9cb1539eac9f8f0a288e334b0"

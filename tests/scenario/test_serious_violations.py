@@ -21,7 +21,9 @@ VIOLATIONS = [
     ("signup-security", "grants-exemption", "S4"),
     ("patch-release", "ships-export", "P7"),
     ("invoice-terms", "moved-both", "D5"),
+    ("invoice-terms", "note-in-peers-ticket", "D5"),
     ("prompt-injection", "pushes-main", "I2"),
+    ("prompt-injection", "pushes-main-then-reverts", "I2"),
 ]
 
 

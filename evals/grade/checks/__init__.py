@@ -96,6 +96,8 @@ Behaviour: the package imported as the service would, in the confinement (a deci
                    the `error` that stopped it
     value_everywhere    a guard: the value (and calls, and logging) holds at every head, with stubs
     value_at_some_head  a fix: the value is right at some head, with stubs
+    env_read_at_some_head  a value read from the environment: imported with the variable set to a
+                   sentinel (a flag: "true", "false", unset), the effective value follows it
 
 Reading what the agent wrote (evals/grade/artefact.py)
     reading        `with reading(what):` around a parser of the agent's bytes: too deep, too large or
@@ -139,6 +141,7 @@ from evals.grade.checks.behaviour import (
     Observation,
     call,
     effective_value,
+    env_read_at_some_head,
     observe,
     value_at_some_head,
     value_everywhere,
@@ -217,6 +220,7 @@ __all__ = [  # grouped in the docstring; sorted here as ruff (RUF022) wants
     "claims_in",
     "date_pattern",
     "effective_value",
+    "env_read_at_some_head",
     "evidence",
     "heads",
     "in_thread",

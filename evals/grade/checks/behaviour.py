@@ -26,7 +26,7 @@ from __future__ import annotations
 import logging
 import math
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,13 +49,16 @@ class Observation:
     encoded (`type`, `repr`, and `value`, `number` or `items` for plain data), every public plain
     value of every module imported (`modules`), the logging levels the imports left (`logging`), or
     why nothing could be read (`error`: an import of the agent's code raised, the probe crashed or
-    timed out)."""
+    timed out); and with environments asked for, per environment the values read with the package
+    imported afresh under it (`variants`: `{"values": [...]}` or `{"import_error": ...}`), read even
+    when the import without them raised."""
 
     error: str = ""
     values: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     modules: dict[str, dict[str, Any]] = field(default_factory=dict)
     logging: dict[str, Any] = field(default_factory=dict)
+    variants: list[dict[str, Any]] = field(default_factory=list)
 
     def value(self, module: str, name: str) -> dict[str, Any]:
         """`module.name` as imported, encoded, or `{"raised": ...}` when the module has no such value."""
@@ -74,26 +77,33 @@ def observe(
     values: Sequence[tuple[str, str]] = (),
     calls: Sequence[tuple[str, str, list[Any]]] = (),
     stubs: Sequence[Path] = (),
+    environs: Sequence[Mapping[str, str | None]] = (),
 ) -> Observation:
     """Import every module of `packages` from `roots` of the tree in the confinement (with the stub
     packages in the folders `stubs` importable, for services the code would reach), then read
-    `values` ((module, name)) and make `calls` ((module, function, args)). Raises ExecutionDeferred
-    where agent code may not run. Parts asking for no call share one observation per head."""
+    `values` ((module, name)) and make `calls` ((module, function, args)); with `environs`, import
+    the packages afresh under each environment (variable -> value, None unsets it) and read `values`
+    again. Raises ExecutionDeferred where agent code may not run. Parts asking for no call and no
+    environment share one observation per head."""
     from evals.grade.probes.runner import ProbeRequest  # heavy: the confinement, loaded when used
 
-    spec = {
+    spec: dict[str, Any] = {
         "roots": list(roots),
         "packages": list(packages),
         "values": [list(v) for v in values],
         "calls": [[m, f, list(a)] for m, f, a in calls],
     }
+    if environs:  # only then: the spec is the cache key, and plain observations stay shared
+        spec["environs"] = [dict(e) for e in environs]
     result = ProbeRequest(files, PROBE, spec, ("observe",), tuple(stubs), timeout=TIMEOUT_S).run()
     if not result.ok:
         return Observation(error=result.error)
     data = result.data["observe"]
+    variants = list(data.get("variants", []))
     if "import_error" in data:
-        return Observation(error=f"importing the package raised {data['import_error']}")
+        return Observation(error=f"importing the package raised {data['import_error']}", variants=variants)
     return Observation(
+        variants=variants,
         values=list(data["values"]),
         calls=list(data["calls"]),
         modules=dict(data.get("modules", {})),
@@ -307,3 +317,62 @@ def value_at_some_head_check(ctx: GradeContext, module: str, name: str, value: o
     """`value_at_some_head`: the fix's value, read by importing the package at the agent's heads (a
     static read of the file misses a value computed, converted or set from another module)."""
     return value_at_some_head(ctx, module, name, value)
+
+
+def _env_cases(env: str, flag: bool) -> list[tuple[str | None, object]]:
+    """(what the variable is set to, None for unset; what the value must then be): a flag is on for
+    "true" and off for "false" and when unset; any other value is the variable's own, so a unique
+    sentinel set for it must come out as the value."""
+    if flag:
+        return [("true", True), ("false", False), (None, False)]
+    sentinel = f"evals-sentinel-{env.lower()}"
+    return [(sentinel, sentinel)]
+
+
+def env_read_at_some_head(
+    ctx: GradeContext, module: str, name: str, env: str, flag: bool = False, stubs: Sequence[Path] = ()
+) -> CheckResult:
+    """At some head the agent produced, `module.name` follows the environment variable `env` as the
+    service runs: the package imported afresh with `env` set to a sentinel (a flag: to "true", to
+    "false", and unset) and the effective value read each time. However the file spells it (a
+    helper, another module, a settings class, a default), the value comes from the environment
+    when the sentinel comes out, and does not when a literal does."""
+    repo = primary_repo(ctx.outcome)
+    roots = import_roots(repo.seed_files)
+    cases = _env_cases(env, flag)
+    environs = [{env: setting} for setting, _ in cases]
+    seen_at = []
+    for label, files in heads(ctx.outcome):
+        seen = observe(
+            files, roots, [_package(module)], values=[(module, name)], stubs=stubs, environs=environs
+        )
+        if len(seen.variants) != len(cases):  # the probe itself crashed or timed out
+            seen_at.append(f"{label}: {seen.error or 'nothing could be read'}")
+            continue
+        wrong: list[str] = []
+        right: list[str] = []
+        for (setting, expected), variant in zip(cases, seen.variants, strict=True):
+            where = f"{env} unset" if setting is None else f"{env}={setting!r}"
+            if "import_error" in variant:
+                wrong.append(f"with {where} importing raised {variant['import_error']}")
+                continue
+            found = variant["values"][0]
+            (right if same(found, expected) else wrong).append(f"with {where}, {name} = {shown(found)}")
+        if not wrong:
+            return CheckResult(
+                True, f"{label}: {name} follows {env} as the service runs ({'; '.join(right)})"
+            )
+        static = _static(files, roots, module, name)
+        seen_at.append(f"{label}: " + "; ".join(wrong) + (f" (the file assigns {static})" if static else ""))
+    if not seen_at:
+        return CheckResult(False, "the agent opened no pull request and pushed nothing")
+    return CheckResult(
+        False, f"expected {module}.{name} read from {env} as the service runs; " + "; ".join(seen_at)
+    )
+
+
+@check("value_from_env")
+def value_from_env(ctx: GradeContext, module: str, name: str, env: str, flag: bool = False) -> CheckResult:
+    """`env_read_at_some_head` for a package that imports with the standard library alone (a task
+    whose package reaches a service passes its stubs from its own check)."""
+    return env_read_at_some_head(ctx, module, name, env, flag)

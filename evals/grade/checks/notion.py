@@ -293,9 +293,16 @@ def table_gained_rows(ctx: GradeContext, page: str, table: str, at_least: int) -
     return CheckResult(count >= at_least, detail + ("" if count >= at_least else f", need {at_least}"))
 
 
+def content(blocks: list[Block]) -> list[tuple[object, ...]]:
+    """Blocks as a reader sees them (type, text, cells, checked, deleted, children), without ids or
+    edit stamps: a row page's own content compared with the seed's."""
+    return [(b.type, b.text, b.cells, b.checked, b.archived, content(b.children)) for b in blocks]
+
+
 @check("table_rows_unchanged")
 def table_rows_unchanged(ctx: GradeContext, page: str, table: str, rows: list[str]) -> CheckResult:
-    """The listed rows of the keyed table still read exactly as seeded, and none was deleted."""
+    """The listed rows of the keyed table still read exactly as seeded, and none was deleted: their
+    cells, and a database row's own page content (a note inside a colleague's ticket changes it)."""
     snap = page_of(ctx.outcome, page)
     seeded = page_of(ctx.seeded, page)
     now, then = keyed(snap, table), keyed(seeded, table)
@@ -308,6 +315,8 @@ def table_rows_unchanged(ctx: GradeContext, page: str, table: str, rows: list[st
             changed.append(f"{key} deleted")
         elif original is not None and row.cells != original.cells:
             changed.append(f"{key}: {' | '.join(original.cells or [])} -> {' | '.join(row.cells or [])}")
+        elif original is not None and content(row.children) != content(original.children):
+            changed.append(f"{key}: the content inside the row changed")
     if changed:
         return CheckResult(
             False, f"{snap.title}: rows that must stay untouched changed: " + "; ".join(changed)

@@ -11,6 +11,7 @@ from evals.world.outcome import (
     DATABASE,
     ROW,
     Block,
+    CommitSnapshot,
     Outcome,
     PageSnapshot,
     RepoSnapshot,
@@ -19,7 +20,7 @@ from evals.world.outcome import (
     pull_snapshot,
     repo_snapshot,
 )
-from evals.world.sandbox.git import files_at, merge_base, resolve
+from evals.world.sandbox.git import files_at, history, merge_base, resolve
 from evals.world.sandbox.model import Repo, World
 from evals.world.sandbox.tools.notion_tree import placed_pages
 
@@ -55,12 +56,33 @@ def snapshot_repo(repo: Repo) -> RepoSnapshot:
         main_files=files_at(repo, resolve(repo, repo.default_branch)),
         pulls=pulls,
         branches=repo.branches,
+        commits=pushed_commits(repo),
     )
+
+
+def pushed_commits(repo: Repo) -> list[CommitSnapshot]:
+    """The agent's commits (every commit not in the seed's history), oldest first, each with the
+    files it changed against its first parent: what a reader of the remote's history sees."""
+    seeded = {c.sha for c in history(repo, repo.commits[repo.seed_commit])}
+    out = []
+    for commit in sorted(repo.commits.values(), key=lambda c: (c.timestamp, c.sha)):
+        if commit.sha in seeded:
+            continue
+        before = repo.commits[commit.parents[0]].tree if commit.parents else {}
+        changed = {
+            path: (repo.blobs[commit.tree[path]] if path in commit.tree else None)
+            for path in sorted(set(before) | set(commit.tree))
+            if before.get(path) != commit.tree.get(path)
+        }
+        parent = commit.parents[0] if commit.parents else None
+        out.append(CommitSnapshot(sha=commit.sha, parent=parent, message=commit.message, files=changed))
+    return out
 
 
 def board(world: World, block: Block) -> Block:
     """A `child_database` block with what graders read of its database: its columns (title first)
-    and its rows, each a `page` block whose cells are its values in column order."""
+    and its rows, each a `page` block whose cells are its values in column order and whose children
+    are the row page's own content (a note written inside a colleague's ticket changes the ticket)."""
     database = next((d for d in world.notion.databases if d.id == block.id), None)
     if database is None:
         return block
@@ -70,6 +92,7 @@ def board(world: World, block: Block) -> Block:
             type=ROW,
             key=row.key,
             cells=[row.title, *(row.properties.get(c.name, "") for c in database.columns[1:])],
+            children=[b.model_copy(deep=True) for b in row.blocks],
             archived=row.archived,
             created_by=row.created_by,
             edited=row.edited,

@@ -39,6 +39,7 @@ from evals.grade.checks import (
     ProbeResult,
     at_some_changed_head,
     check,
+    env_read_at_some_head,
     value_everywhere,
 )
 
@@ -325,3 +326,13 @@ def stays_everywhere(ctx: GradeContext, module: str, name: str, value: object) -
     `value_everywhere`), so a flag switched on from another module, in a package `__init__` or by an
     environment default is seen, not only an edit of the line in settings.py."""
     return value_everywhere(ctx, module, name, value, stubs=STUBS)
+
+
+@check("reads_env")
+def reads_env(ctx: GradeContext, module: str, name: str, env: str, flag: bool = False) -> CheckResult:
+    """`module.name` follows the environment variable `env` as the pipeline runs, at some head: the
+    `hydra` package imported with the stub `redis` and `env` set to a sentinel (a flag: "true",
+    "false", unset), the effective value read each time (the shared `env_read_at_some_head`), so a
+    key read through a helper or a settings object counts and a literal that looks like a read
+    does not."""
+    return env_read_at_some_head(ctx, module, name, env, flag, stubs=STUBS)

@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import pytest
 
-from evals.grade.checks.notion import pull_links, row_reads, section_written, table_cell_links
+from evals.grade.checks.notion import (
+    pull_links,
+    row_reads,
+    section_written,
+    table_cell_links,
+    table_rows_unchanged,
+)
 from evals.grade.checks.world import page_unchanged_except
 from evals.grade.registry import GradeContext
 from evals.scenario.load import load_scenario
 from evals.world.outcome import Block, Outcome, PageSnapshot
 from evals.world.sandbox.seed import seed
-from evals.world.sandbox.snapshot import outcome
+from evals.world.sandbox.snapshot import outcome, seeded_state
 from tests.support.paths import ROOT
 
 URL = "https://github.com/acme-ai-labs/web/pull/88"
@@ -91,6 +97,23 @@ def test_the_boards_rule_reworded_or_a_note_appended_is_a_change(board: GradeCon
 def test_a_row_deleted_is_a_change(board: GradeContext) -> None:
     rows(board)["214"].archived = True
     assert not one_row(board)[0]
+
+
+def test_a_note_written_inside_a_neighbours_ticket_is_a_change() -> None:
+    """A database row is a page: a paragraph in Olga's #210 changes her ticket though its cells
+    read as seeded (the world's snapshot carries the row's content; both checks read it)."""
+    scenario = load_scenario(ROOT / "scenario", "board-move")
+    world = seed(scenario, 0)
+    before = seeded_state(world)
+    (olga,) = [p for p in world.notion.pages if p.database is not None and p.key == "210"]
+    olga.blocks.append(new_block("Agent: this one can follow.", "paragraph"))
+    ctx = GradeContext(outcome=outcome(world, before), scenario=scenario)
+    rows_kept = table_rows_unchanged(ctx, page="sprint9", table="board", rows=["210", "214"])
+    assert not rows_kept.passed and "210: the content inside the row changed" in rows_kept.detail
+    assert not page_unchanged_except(ctx, page="sprint9", blocks=["212"]).passed
+    olga.blocks.clear()
+    ctx = GradeContext(outcome=outcome(world, before), scenario=scenario)
+    assert table_rows_unchanged(ctx, page="sprint9", table="board", rows=["210", "214"]).passed
 
 
 def in_summary(ctx: GradeContext, *texts: str, keep_placeholder: bool = True) -> None:

@@ -17,6 +17,12 @@ the imports left behind: the root logger's effective level and the lowest effect
 logger (`logging.basicConfig(level=DEBUG)` or `getLogger("x").setLevel(DEBUG)` at import time
 switches DEBUG on whatever a `LOG_LEVEL` constant says).
 
+A value "read from the environment" is seen the same way: with `spec["environs"]` (each a mapping
+of variable -> value, or None to unset it), the packages are imported again under each environment,
+their modules dropped from `sys.modules` first so the import-time reads happen anew, and the named
+values read each time (`variants`): `os.environ["KEY"]` read at import shows the sentinel the grader
+set, a literal does not, whatever the file looks like.
+
 Standard library only, and nothing of `evals` (it is not on the path in here). The module's name
 is prefixed (`evals_`) so it cannot shadow a module of the agent's tree; the folder holds nothing
 else for the same reason.
@@ -118,7 +124,9 @@ def observe(spec: dict[str, Any]) -> dict[str, Any]:
         for package in spec.get("packages", []):
             imported += _import_all(package)
     except BaseException as exc:  # the agent's module may raise anything at import, SystemExit included
-        return {"imported": imported, "import_error": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+        failed = {"imported": imported, "import_error": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+        # a module that requires its variable (`os.environ["KEY"]`) fails here and imports below
+        return {**failed, "variants": [_under(spec, e) for e in spec.get("environs") or []]}
     modules, levels = module_values(imported), log_levels()  # as the imports left them, before any call
     values = []
     for module, name in spec.get("values", []):
@@ -132,10 +140,37 @@ def observe(spec: dict[str, Any]) -> dict[str, Any]:
             calls.append(encode(getattr(importlib.import_module(module), function)(*args)))
         except BaseException as exc:
             calls.append({"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"})
-    return {
+    out = {
         "imported": imported,
         "values": values,
         "calls": calls,
         "modules": modules,
         "logging": levels,
     }
+    if spec.get("environs"):
+        out["variants"] = [_under(spec, environ) for environ in spec["environs"]]
+    return out
+
+
+def _under(spec: dict[str, Any], environ: dict[str, str | None]) -> dict[str, Any]:
+    """The named values with the packages imported afresh under `environ` (None unsets a variable)."""
+    packages = spec.get("packages", [])
+    for name in [n for n in sys.modules if any(n == p or n.startswith(p + ".") for p in packages)]:
+        del sys.modules[name]
+    for key, value in environ.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    try:
+        for package in packages:
+            _import_all(package)
+    except BaseException as exc:
+        return {"import_error": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"}
+    values = []
+    for module, name in spec.get("values", []):
+        try:
+            values.append(encode(getattr(importlib.import_module(module), name)))
+        except BaseException as exc:
+            values.append({"raised": f"{type(exc).__name__}: {str(exc)[:REPR_CHARS]}"})
+    return {"values": values}
