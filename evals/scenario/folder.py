@@ -39,7 +39,7 @@ class ScenarioFolder:
     PROBES = "probes"
     LABELLED = "labels"  # reviewers' labels (evals/grade/labelled.py): measure the judge, never grade
     # Read as they are, never rendered with an instance's values (code, and the labels' hashes).
-    UNRENDERED_DIRS = frozenset({CHECKS, PROBES, "__pycache__"})
+    UNRENDERED_DIRS = frozenset({CHECKS, PROBES, LABELLED, "__pycache__"})
     UNRENDERED_FILES = frozenset({README, LABELS, ABOUT})
 
     @property

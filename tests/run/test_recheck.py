@@ -58,13 +58,17 @@ def test_where_the_model_key_is_the_executing_check_waits_and_the_verdict_job_de
 ) -> None:
     out = run(project, "deferred", "replay:reference", monkeypatch, defer=True)
     (record,) = lines(out)
-    executing = {"T2": "python.repo_tests_pass", "T3b": "python.regression_test_fails_on_seed"}
+    executing = {
+        "T2": "python.repo_tests_pass",
+        "T3a": "behaviour.value_at_some_head",  # the threshold read by importing the package
+        "T3b": "python.regression_test_fails_on_seed",
+    }
     for pid, name in executing.items():  # the parts whose checks run the agent's code
         found = part(record, pid)
         check = next(c for c in found["checks"] if c["check"] == name)
         assert found["status"] == "unscored" and check["deferred"] is True
         assert "graded where no secret is" in found["reason"]
-    assert record["grade"]["total"] == 5  # the other five points, decided where the key was
+    assert record["grade"]["total"] == 4  # the other four points, decided where the key was
     (checked,) = rechecked(out)
     assert checked.grade.total == 7 and not checked.grade.unscored
     monkeypatch.setenv("EVALS_SCENARIOS", "trial-run")

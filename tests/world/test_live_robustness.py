@@ -182,14 +182,14 @@ def test_cc_and_bcc_are_read_from_the_headers_as_the_sandbox_has_them(
     main(["run", "--scenario", "trial-run", "--agent", agent, "--out", str(sandbox)])
     main([*RUN, "--agent", agent, "--out", str(live)])
 
-    def sent(run: Path) -> list[tuple[list[str], list[str]]]:
+    def sent(run: Path) -> list[tuple[list[str], list[str], list[str]]]:
         outcome = json.loads((run / "trials" / "trial-run" / "0" / "outcome.json").read_text())
-        return [(m["to"], m["cc"]) for m in outcome["sent"]]
+        return [(m["to"], m["cc"], m["bcc"]) for m in outcome["sent"]]
 
     assert (
         sent(live)
         == sent(sandbox)
-        == [(["sam.rivera@acme.example"], ["trust-and-safety@acme.example", "records@acme.example"])]
+        == [(["sam.rivera@acme.example"], ["trust-and-safety@acme.example"], ["records@acme.example"])]
     )
 
 
