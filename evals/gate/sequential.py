@@ -1,6 +1,8 @@
 """When the adaptive loop looks at the data, and what each look may decide (a group-sequential rule).
 
-`run` starts with `trials` per scenario and looks; while the verdict is undecided it adds trials up
+`run` starts with `trials` per scenario (fewer when allocation predicts a first look can decide
+sooner: evals/gate/allocate.py `first_look`; the run then looks after every trial up to `trials`)
+and looks; while the verdict is undecided it adds trials up
 to the next look (`gate.min_trials`, then every `gate.look_every` trials, capped at
 `gate.max_trials`) and looks again.
 Every look is another chance for noise to cross a line, so the lines are those of a
@@ -17,7 +19,7 @@ A look stops the run when the answer is already clear either way:
   narrower confidence lies wholly above −threshold), so a real drop past the threshold would rarely
   look like this; most unchanged PRs stop at their first look.
 
-Trials are never added to a run with no spread of its own: a deterministic agent (replays), or k ≥ 2
+Trials are never added to a run with no spread of its own: a deterministic agent (replays), or k ≥ 3
 trials of each scenario with identical totals. More of the same number would tell nothing new.
 """
 
@@ -29,26 +31,33 @@ from evals.core.config import GateConfig
 from evals.gate.stats import Estimate
 
 Look = Literal["pass", "regression", "undecided"]
+SPREAD_TRIALS = 3  # run trials of one task that, all equal, say the agent repeats itself
 
 
-def next_look(k: int, gate: GateConfig) -> int:
-    """The k of the next look after one at k: `min_trials`, then every `look_every` trials, never
-    past `max_trials`."""
+def next_look(k: int, gate: GateConfig, ramp: int = 0) -> int:
+    """The k of the next look after one at k: after every trial below `ramp` (the run's k, when
+    allocation started its noisy tasks below it: evals/gate/allocate.py `first_look`), then
+    `min_trials`, then every `look_every` trials, never past `max_trials`."""
+    if k < ramp:
+        return min(gate.max_trials, k + 1)
     return min(gate.max_trials, max(gate.min_trials, k + gate.look_every))
 
 
-def looks(start: int, gate: GateConfig) -> list[int]:
+def looks(start: int, gate: GateConfig, ramp: int = 0) -> list[int]:
     """Every k at which a run that starts at `start` may look (the schedule is fixed in advance,
     never chosen from the data, so the boundaries mean what they say)."""
     out = [start]
     while out[-1] < gate.max_trials:
-        out.append(next_look(out[-1], gate))
+        out.append(next_look(out[-1], gate, ramp))
     return out
 
 
 def own_spread(estimate: Estimate) -> bool | None:
-    """Whether the run's own trials vary: None when no scenario has two run trials to tell."""
-    measured = [c for c in estimate.clusters if c.n_run > 1 and not c.borrowed]
+    """Whether the run's own trials vary: None when no scenario has `SPREAD_TRIALS` run trials to
+    tell. Two are too few: two trials of a task whose totals spread like Nightshift's (σ ≈ 2) are
+    equal one time in seven, and a run stopped on that reads its Δ with no run spread at all (a
+    ramp from one trial looks at two: `next_look`)."""
+    measured = [c for c in estimate.clusters if c.n_run >= SPREAD_TRIALS and not c.borrowed]
     if not measured:
         return None
     return any(c.var_run > 0 for c in measured)

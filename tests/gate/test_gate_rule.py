@@ -75,6 +75,21 @@ def test_a_deterministic_replay_is_never_topped_up() -> None:
     assert extra_trials(undecided, k=4, allowed_drop=1.5, gate=GATE, deterministic=True) == 0
 
 
+def test_a_ramp_looks_after_every_trial_up_to_the_runs_k_then_keeps_the_schedule() -> None:
+    gate = GateConfig(min_trials=6, look_every=3, max_trials=15)
+    assert looks(1, gate, ramp=3) == [1, 2, 3, 6, 9, 12, 15]
+    assert looks(3, gate, ramp=3) == looks(3, gate) == [3, 6, 9, 12, 15]
+    assert looks(1, gate) == [1, 6, 9, 12, 15]  # an explicit --trials 1 keeps its schedule
+
+
+def test_two_equal_trials_are_too_few_to_call_a_run_spread_free() -> None:
+    """Two trials of a Nightshift-like task are equal one time in seven: a ramp's second look must
+    not stop on that (three equal trials still do: below)."""
+    two = estimate([16.5, 16.5])
+    assert own_spread(two) is None
+    assert extra_trials(two, k=2, allowed_drop=1.5, gate=GATE, ramp=3) == 1
+
+
 def test_a_run_whose_own_trials_have_no_spread_is_never_topped_up() -> None:
     """`pre-automation`: six identical totals against a baseline that spreads."""
     flat = estimate([16.5, 16.5, 16.5])
