@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from statistics import NormalDist
 from typing import TYPE_CHECKING
 
+from evals.gate.sequential import DETECT_FACTOR
+
 if TYPE_CHECKING:
     from evals.core.config import GateConfig
 
 MIN_MEASURED = 2  # trials needed to call a task quiet: one trial shows no spread either way
-DETECT_FACTOR = 2.0  # the drop the gate is held to catch, in thresholds: 3 points of Nightshift's 1.5,
-# 12 % of a suite's points against its 6 % (evals/gate/simulate.py, simulate_suite.py)
 FIRST_LOOK_MISS = 0.02  # the share of that drop a first look may pass, as predicted from the baseline
 SPREAD_BOUND = 0.9  # that prediction takes the measured spread at this upper confidence bound
 MIN_SPREAD_DF = 20  # and needs the spread measured with this many degrees of freedom (a suite's tasks)
@@ -141,7 +141,7 @@ def first_look(
     base = sum(v / n for v, _, n in terms)
     for start in range(1, k):
         se = math.sqrt(bound * (per_trial / start + base))
-        if allowed_drop / se >= need:
+        if (DETECT_FACTOR - 1) * allowed_drop / se >= need:
             return start
     return k
 

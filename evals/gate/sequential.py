@@ -17,7 +17,9 @@ A look stops the run when the answer is already clear either way:
 - the interim regression line is crossed;
 - the drop stays within the threshold by a margin (`gate.pass_confidence`: the interval at that
   narrower confidence lies wholly above −threshold), so a real drop past the threshold would rarely
-  look like this; most unchanged PRs stop at their first look.
+  look like this; most unchanged PRs stop at their first look;
+- the drop is within the threshold and a drop of twice it, the one the gate is held to catch, is
+  ruled out at 1 % (`equivalent`, the equivalence look).
 
 Trials are never added to a run with no spread of its own: a deterministic agent (replays), or k ≥ 3
 trials of each scenario with identical totals. More of the same number would tell nothing new.
@@ -28,10 +30,13 @@ from __future__ import annotations
 from typing import Literal
 
 from evals.core.config import GateConfig
-from evals.gate.stats import Estimate
+from evals.gate.stats import Estimate, quantile
 
 Look = Literal["pass", "regression", "undecided"]
 SPREAD_TRIALS = 3  # run trials of one task that, all equal, say the agent repeats itself
+DETECT_FACTOR = 2.0  # the drop the gate is held to catch, in thresholds: 3 points of Nightshift's 1.5,
+# 12 % of a suite's points against its 6 % (evals/gate/simulate.py, simulate_suite.py)
+EQUIVALENCE_MISS = 0.01  # the share of that drop one equivalence look may pass (`equivalent`)
 
 
 def next_look(k: int, gate: GateConfig, ramp: int = 0) -> int:
@@ -68,12 +73,30 @@ def regression_at(estimate: Estimate, allowed_drop: float, confidence: float) ->
     return estimate.delta < -allowed_drop and estimate.interval(confidence)[1] < 0
 
 
+def equivalent(estimate: Estimate, allowed_drop: float) -> bool:
+    """The equivalence look: the drop is within the threshold, and a drop of `DETECT_FACTOR`
+    thresholds (the one the gate is held to catch) is ruled out at one-sided `EQUIVALENCE_MISS`.
+
+    Why: a run whose Δ sits steadily a little inside −threshold (on a suite, most often a baseline
+    that happened to score high: its error never shrinks with run trials) used to wait for the
+    `pass_confidence` interval to clear −threshold, and went on to `max_trials`; on the every-task-noisy
+    suite 3 % of unchanged PRs paid 9 to 15 passes, a fifth of the mean cost. The drop the gate must
+    catch is already ruled out there. At 1 % a look, Nightshift alone (σ ≈ 2, 1.5) is never passed by
+    it before its `pass_confidence` line would pass it: its figures do not move."""
+    if estimate.delta < -allowed_drop:
+        return False
+    z = quantile(1 - EQUIVALENCE_MISS, estimate.df())
+    return estimate.delta - z * estimate.se() > -DETECT_FACTOR * allowed_drop
+
+
 def look(estimate: Estimate, allowed_drop: float, gate: GateConfig) -> Look:
     """What an interim look decides about the total."""
     low, high = estimate.interval(gate.confidence)
     if high < -allowed_drop or regression_at(estimate, allowed_drop, gate.interim_confidence):
         return "regression"
     if low > -allowed_drop or estimate.interval(gate.pass_confidence)[0] > -allowed_drop:
+        return "pass"
+    if equivalent(estimate, allowed_drop):
         return "pass"
     return "undecided"
 
