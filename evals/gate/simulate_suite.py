@@ -24,7 +24,12 @@ and a task is quiet only if that draw (with the history) never varied, as live.
 
 A true drop of 12 % of the suite's points lowers each task's mean by 12 % of its points (a quiet
 task's per-point chance by 0.12). The threshold is the same share of the total as 1.5 of 25 (6 %).
-Model calls per verdict count every trial of every task.
+Model calls per verdict count every trial of every task; passes are those calls over one trial of
+every task (the floor any gate pays), printed with their Monte-Carlo error.
+
+Besides the committed shapes, two noisy ones (issue #39), each held to ≤ 2 passes for an unchanged
+PR and ≤ 3 with the 12 % drop: `tiered_suite` (every task noisy, the #18 stress shape) and
+`realistic_suite` (the full suite with half its tasks, drawn once, noisy at a live-like spread).
 """
 
 from __future__ import annotations
