@@ -22,6 +22,10 @@ Simulated on the smoke suite (`evals simulate suite`), topping up only the task 
 12 % drop 85 % of the time, against 99 % with every task at k. Moving the quiet tasks together, the
 only data-dependent choice is "did any quiet trial differ", as likely under no change as never.
 
+The noisy tasks themselves may start below the run's k when the baseline's spread predicts that a
+first look can decide there (`first_look`: on a suite of many noisy tasks, one trial each; on
+Nightshift alone, never), and the run then looks after every trial up to k.
+
 Pure functions over per-task trial totals, so the live run (evals/run/session.py) and the
 simulation (evals/gate/simulate_suite.py, `evals simulate suite`) allocate the same way.
 """
@@ -114,10 +118,10 @@ def first_look(
     the noisy tasks) and is taken at its upper `SPREAD_BOUND` confidence bound: six baseline trials of
     one task measure σ loosely, and a baseline that happened to be tight would start a run low exactly
     when its interval is too narrow (simulated on Nightshift alone with 6-trial baselines, about 3 % of
-    PRs started low, and false alarms rose from 4.8 % to 6.2 % at one seed); the noisy tasks of a suite
-    measure it well and lose little. The prediction reads only the baseline, never the run, so the
-    schedule is fixed before the first trial. A task the baseline never measured (or measured once)
-    gives no prediction: the run keeps k."""
+    PRs started low, and false alarms were 6.2 % at one seed of 500 PRs, within 5 % without it); the
+    noisy tasks of a suite measure it well and lose little. The prediction reads only the baseline,
+    never the run, so the schedule is fixed before the first trial. A task the baseline never
+    measured (or measured once) gives no prediction: the run keeps k."""
     z = NormalDist().inv_cdf(0.5 + gate.pass_confidence / 2)
     need = NormalDist().inv_cdf(1 - FIRST_LOOK_MISS) - z
     terms: list[tuple[float, float, int]] = []  # per task: σ², its degrees of freedom, baseline trials
