@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from evals.core.config import GateConfig, Threshold
+from evals.gate.allocate import first_look, measure
 from evals.gate.guards import GuardCounts, judge_guards
 from evals.gate.stats import Estimate, cluster
 from evals.gate.verdict import Decision, decide_all, extra_trials
@@ -166,8 +167,11 @@ def simulate_pr(
     base = _draw(rng, s, s.mean, s.baseline_trials)
     history = s.history(gate) if case.guard_history else s.baseline_trials
     base_guards = _flags(rng, [s.guard_rate] * s.guards, history)
-    run = _draw(rng, s, s.mean - case.drop, s.start_trials)
-    run_guards = _flags(rng, run_rates, s.start_trials)
+    # as `run` allocates (evals/run/runner.py): below k only if the baseline's spread allows it
+    start = first_look({"sim": measure("sim", base)}, ["sim"], allowed, s.start_trials, gate)
+    ramp = s.start_trials if start < s.start_trials else 0
+    run = _draw(rng, s, s.mean - case.drop, start)
+    run_guards = _flags(rng, run_rates, start)
     while True:
         estimate = Estimate((cluster("sim", run, base, prior_sd),))
         counts = [
@@ -175,7 +179,7 @@ def simulate_pr(
             for i, (b, r) in enumerate(zip(base_guards, run_guards, strict=True))
         ]
         tests = judge_guards(counts, gate.guard_alpha)
-        extra = extra_trials(estimate, len(run), allowed, gate, guards=tests)
+        extra = extra_trials(estimate, len(run), allowed, gate, guards=tests, ramp=ramp)
         if extra == 0:
             return decide_all(estimate, allowed, gate.confidence, tests), len(run)
         run += _draw(rng, s, s.mean - case.drop, extra)

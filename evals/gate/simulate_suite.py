@@ -24,11 +24,17 @@ and a task is quiet only if that draw (with the history) never varied, as live.
 
 A true drop of 12 % of the suite's points lowers each task's mean by 12 % of its points (a quiet
 task's per-point chance by 0.12). The threshold is the same share of the total as 1.5 of 25 (6 %).
-Model calls per verdict count every trial of every task.
+Model calls per verdict count every trial of every task; passes are those calls over one trial of
+every task (the floor any gate pays), printed with their Monte-Carlo error.
+
+Besides the committed shapes, two noisy ones (issue #39), each held to ≤ 2 passes for an unchanged
+PR and ≤ 3 with the 12 % drop: `tiered_suite` (every task noisy, the #18 stress shape) and
+`realistic_suite` (the full suite with half its tasks, drawn once, noisy at a live-like spread).
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -36,7 +42,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from evals.core.config import Config, GateConfig, Threshold
-from evals.gate.allocate import Noise, active, catch_up, measure, start_trials, top_up
+from evals.gate.allocate import Noise, active, catch_up, first_look, measure, start_trials, top_up
 from evals.gate.stats import Estimate, cluster
 from evals.gate.verdict import Decision, decide_all, extra_trials
 
@@ -49,6 +55,10 @@ THRESHOLD_SHARE = 0.06  # 1.5 points of 25
 SUITE_DETECTION_GOAL = 0.90
 FALSE_ALARM_GOAL = 0.05
 CALLS_GOAL = {"smoke": 400, "full": 900}  # mean model calls per verdict (issue #30)
+# mean passes of the suite per verdict on a noisy suite (issue #39): one pass is the floor
+PASSES_GOAL = {"no change": 2.0, "drop 12%": 3.0}
+LIVE_RATES = (0.6, 0.95)  # a noisy task's chance per point in the realistic shape, drawn uniformly
+LIVE_SEED = 39  # the realistic shape is one fixed draw, the same in every run of the bench
 TIER_CALLS = {"L1": 8, "L2": 20, "L3": 30}  # calls per trial of a task without a measured baseline
 NEVER_BLESSED_K = 6  # the nightly's k: a task without a baseline entry is blessed with it
 
@@ -85,6 +95,24 @@ def tiered_suite(rate: float = UNMEASURED_RATE) -> list[Task]:
         + [noisy(f"l3-{i}", 11, 30, "L3") for i in range(3)]
         + [noisy("nightshift", 25, 40, "L3")]
     )
+
+
+def realistic_suite(shape: list[Task], seed: int = LIVE_SEED) -> list[Task]:
+    """A live-like spread on the committed suite `shape` (its tasks' points, tiers and calls): half
+    the tasks, drawn once with `seed`, noisy, each point passing at a chance drawn uniformly from
+    `LIVE_RATES` (Nightshift's seed runs, 18.3 of 25, are 0.73; σ as a binomial's: 2.2 on 25);
+    the other half quiet at full marks, as a capable model is on an easy task."""
+    import random
+
+    draw = random.Random(seed)
+    noisy = set(draw.sample(range(len(shape)), len(shape) // 2))
+    out = []
+    for i, t in enumerate(shape):
+        rate = draw.uniform(*LIVE_RATES) if i in noisy else 1.0
+        sd = (t.points * rate * (1 - rate)) ** 0.5
+        mean = rate * t.points
+        out.append(Task(t.name, t.points, t.calls_per_trial, mean, sd, NEVER_BLESSED_K, t.tier, False))
+    return out
 
 
 def suite_shape(root: Path, config: Config, names: list[str]) -> list[Task]:
@@ -144,9 +172,30 @@ class SuiteOutcome:
     verdicts: dict[str, float]
     mean_trials: float  # trials per task, over tasks and PRs
     mean_calls: float
+    runs: int = 1
+    sd_calls: float = 0.0  # spread of one PR's calls, for the Monte-Carlo error of the mean
+    calls_per_pass: int = 0  # one trial of every task: the floor any gate pays
 
     def rate(self, verdict: Decision) -> float:
         return self.verdicts.get(verdict, 0.0)
+
+    def rate_error(self, verdict: Decision) -> float:
+        """The Monte-Carlo error of `rate` (95 %, normal; at least that of one PR in `runs`, so a
+        rate of 0 or 1 over few PRs is not read as certain)."""
+        p = min(max(self.rate(verdict), 1 / self.runs), 1 - 1 / self.runs) if self.runs > 1 else 0.5
+        return 1.96 * math.sqrt(p * (1 - p) / self.runs)
+
+    @property
+    def passes(self) -> float:
+        """Mean calls per verdict in passes of the suite (one trial of every task)."""
+        return self.mean_calls / self.calls_per_pass if self.calls_per_pass else 0.0
+
+    @property
+    def passes_error(self) -> float:
+        """The Monte-Carlo error of `passes` (95 %, normal)."""
+        if not self.calls_per_pass:
+            return 0.0
+        return 1.96 * self.sd_calls / math.sqrt(self.runs) / self.calls_per_pass
 
 
 def _scores(rng: np.random.Generator, task: Task, drop: float, n: int) -> list[float]:
@@ -176,18 +225,19 @@ def simulate_suite_pr(
     by_name = {t.name: t for t in suite}
     base = {t.name: _scores(rng, t, 0.0, t.baseline_trials) for t in suite}
     noise: dict[str, Noise] = {n: measure(n, scores) for n, scores in base.items()} if allocate else {}
-    ks = start_trials(noise, by_name, start_k)
-    run = {n: _scores(rng, by_name[n], drop, k) for n, k in ks.items()}
-    k = start_k
+    k = first_look(noise, by_name, allowed, start_k, gate) if allocate else start_k
+    ramp = start_k if k < start_k else 0
+    ks = start_trials(noise, by_name, k)
+    run = {n: _scores(rng, by_name[n], drop, n_k) for n, n_k in ks.items()}
     while True:
-        for n, more in catch_up(noise, run, k).items():
+        for n, more in catch_up(noise, run, k, ramp=ramp).items():
             run[n] += _scores(rng, by_name[n], drop, more)
         estimate = Estimate(
             tuple(
                 cluster(n, run[n], base[n], gate.prior_sd_percent / 100 * by_name[n].points) for n in by_name
             )
         )
-        extra = extra_trials(estimate, k, allowed, gate) if active(noise, run) else 0
+        extra = extra_trials(estimate, k, allowed, gate, ramp=ramp) if active(noise, run) else 0
         if extra == 0:
             trials = sum(len(scores) for scores in run.values())
             calls = sum(len(run[n]) * by_name[n].calls_per_trial for n in by_name)
@@ -211,28 +261,42 @@ def run_suite_bench(
     rng = np.random.default_rng(seed)
     suite = suite if suite is not None else tiered_suite()
     out = {}
+    per_pass = sum(t.calls_per_trial for t in suite)
     for name, drop in (("no change", 0.0), ("drop 12%", DROP_SHARE)):
         counts: Counter[str] = Counter()
-        trials = calls = 0
+        trials = 0
+        calls: list[int] = []
         for _ in range(runs):
             verdict, n, c = simulate_suite_pr(rng, suite, drop, gate, start_trials, allocate)
             counts[verdict] += 1
             trials += n
-            calls += c
+            calls.append(c)
         out[name] = SuiteOutcome(
-            {v: n / runs for v, n in sorted(counts.items())}, trials / runs / len(suite), calls / runs
+            {v: n / runs for v, n in sorted(counts.items())},
+            trials / runs / len(suite),
+            statistics.fmean(calls),
+            runs,
+            statistics.pstdev(calls),
+            per_pass,
         )
     return out
 
 
-def suite_goals(outcomes: dict[str, SuiteOutcome], calls_goal: float) -> dict[str, bool]:
-    """Each goal the suite bench prints, met or not: `simulate suite` exits 1 when any is missed."""
-    return {
-        "false alarms": outcomes["no change"].rate("regression") <= FALSE_ALARM_GOAL,
-        "detection": outcomes["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL,
-        # the verdict a team pays for on most PRs: no true change (a 12 % drop's cost is printed too)
-        "model calls": outcomes["no change"].mean_calls <= calls_goal,
+def suite_goals(outcomes: dict[str, SuiteOutcome], calls_goal: float | None) -> dict[str, bool]:
+    """Each goal the suite bench prints, met or not: `simulate suite` exits 1 when any is missed.
+    A committed suite is held to its calls (`calls_goal`); a noisy shape (None) to passes."""
+    quiet, dropped = outcomes["no change"], outcomes["drop 12%"]
+    goals = {
+        "false alarms": quiet.rate("regression") <= FALSE_ALARM_GOAL,
+        "detection": dropped.rate("regression") >= SUITE_DETECTION_GOAL,
     }
+    if calls_goal is not None:
+        # the verdict a team pays for on most PRs: no true change (a 12 % drop's cost is printed too)
+        goals["model calls"] = quiet.mean_calls <= calls_goal
+    else:
+        goals["passes, no change"] = quiet.passes <= PASSES_GOAL["no change"]
+        goals["passes, drop 12%"] = dropped.passes <= PASSES_GOAL["drop 12%"]
+    return goals
 
 
 def describe(suite: list[Task]) -> str:
@@ -247,21 +311,37 @@ def describe(suite: list[Task]) -> str:
     )
 
 
-def format_suite(name: str, suite: list[Task], outcomes: dict[str, SuiteOutcome], calls_goal: float) -> str:
-    """One suite's figures against its goals."""
+def format_suite(
+    name: str, suite: list[Task], outcomes: dict[str, SuiteOutcome], calls_goal: float | None
+) -> str:
+    """One suite's figures against its goals, each with its Monte-Carlo error (95 %)."""
     ok = {True: "meets", False: "MISSES"}
     goals = suite_goals(outcomes, calls_goal)
     quiet, dropped = outcomes["no change"], outcomes["drop 12%"]
     fa, det = quiet.rate("regression"), dropped.rate("regression")
-    return "\n".join(
-        [
-            f"{name}: {describe(suite)}",
-            f"  false alarms: {fa:.1%} (goal ≤ {FALSE_ALARM_GOAL:.0%}: {ok[goals['false alarms']]}); "
-            f"mean trials per task {quiet.mean_trials:.2f}, {quiet.mean_calls:.0f} calls",
-            f"  detection of a 12% drop: {det:.1%} (goal ≥ {SUITE_DETECTION_GOAL:.0%}: "
-            f"{ok[goals['detection']]}); mean trials per task {dropped.mean_trials:.2f}, "
-            f"{dropped.mean_calls:.0f} calls",
+
+    def cost(o: SuiteOutcome) -> str:
+        return (
+            f"mean trials per task {o.mean_trials:.2f}, {o.mean_calls:.0f} calls = "
+            f"{o.passes:.2f} ± {o.passes_error:.2f} passes"
+        )
+
+    lines = [
+        f"{name}: {describe(suite)}",
+        f"  false alarms: {fa:.1%} ± {quiet.rate_error('regression'):.1%} (goal ≤ {FALSE_ALARM_GOAL:.0%}: "
+        f"{ok[goals['false alarms']]}); {cost(quiet)}",
+        f"  detection of a 12% drop: {det:.1%} ± {dropped.rate_error('regression'):.1%} (goal ≥ "
+        f"{SUITE_DETECTION_GOAL:.0%}: {ok[goals['detection']]}); {cost(dropped)}",
+    ]
+    if calls_goal is not None:
+        lines.append(
             f"  model calls per verdict of an unchanged PR ≤ {calls_goal:g}: {ok[goals['model calls']]} "
-            f"({quiet.mean_calls:.0f}; a PR with the 12% drop: {dropped.mean_calls:.0f}, no goal)",
-        ]
-    )
+            f"({quiet.mean_calls:.0f}; a PR with the 12% drop: {dropped.mean_calls:.0f}, no goal)"
+        )
+    else:
+        lines.append(
+            f"  passes per verdict: unchanged PR {quiet.passes:.2f} (goal ≤ {PASSES_GOAL['no change']:g}: "
+            f"{ok[goals['passes, no change']]}), 12% drop {dropped.passes:.2f} (goal ≤ "
+            f"{PASSES_GOAL['drop 12%']:g}: {ok[goals['passes, drop 12%']]})"
+        )
+    return "\n".join(lines)

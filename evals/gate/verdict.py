@@ -89,6 +89,7 @@ def extra_trials(
     gate: GateConfig,
     deterministic: bool = False,
     guards: Sequence[GuardTest] = (),
+    ramp: int = 0,
 ) -> int:
     """How many trials per scenario to add before deciding (0: decide now). `max_trials` 0 disables it.
 
@@ -100,7 +101,7 @@ def extra_trials(
     `guard_alpha` but short of it keeps the run going, and the verdict (`decide_all`) tests it at
     `guard_alpha` on the trials the run ends with. The simulation counts its false alarms with
     the total's. Trials are added up to the next look of a fixed schedule (`min_trials`, then
-    every `look_every`, up to `max_trials`).
+    every `look_every`, up to `max_trials`; after every trial below `ramp`: `sequential.next_look`).
     """
     if k >= gate.max_trials or no_more_needed(estimate, deterministic):
         return 0
@@ -109,7 +110,7 @@ def extra_trials(
     total = look(estimate, allowed_drop, gate)
     if total == "regression" or (total == "pass" and not undecided(guards, gate.max_trials)):
         return 0
-    return next_look(k, gate) - k
+    return next_look(k, gate, ramp) - k
 
 
 NAMED_DROPS = 3  # criteria a regression's reason names with their titles; the report's table lists all

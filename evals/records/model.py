@@ -98,6 +98,9 @@ class RunMeta(StrictModel):
     # Trials a scenario plans when allocation by measured noise (evals/gate/allocate.py) gave it fewer
     # than `trials`: a quiet task starts at one and earns more only when a trial differs.
     scenario_trials: dict[ScenarioName, int] | None = None
+    # The run's k when allocation started its noisy tasks below it: it looks after every trial up to
+    # it (evals/gate/sequential.py `next_look`), resumed and continued alike
+    ramp: int | None = None
     trials_budget: int | None = None
     budget_usd: float | None = None
     spent_usd: float | None = None

@@ -25,7 +25,16 @@ from evals.core.redact import redact_text
 from evals.core.stamps import dir_stamp, git_commit, now
 from evals.core.untrusted import console_line
 from evals.definition import EvalDefinition, LoadedScenario, load_definition
-from evals.gate.allocate import Noise, active, catch_up, history_scores, measure, start_trials, top_up
+from evals.gate.allocate import (
+    Noise,
+    active,
+    catch_up,
+    first_look,
+    history_scores,
+    measure,
+    start_trials,
+    top_up,
+)
 from evals.gate.fingerprint import agent_config_hash
 from evals.gate.verdict import extra_trials
 from evals.grade.grader import grade
@@ -52,6 +61,9 @@ class Plan:
     scenario_trials: dict[str, int] = field(default_factory=dict)
     # `--trials` (or EVALS_TRIALS) was given: that k is what runs; allocation is for the default only
     explicit_trials: bool = False
+    # The run's k when allocation started its noisy tasks below it (evals/gate/allocate.py `first_look`):
+    # the run looks after every trial up to it (evals/gate/sequential.py `next_look`); 0: no ramp
+    ramp: int = 0
 
     def planned(self, name: str) -> int:
         """Trials scenario `name` plans: its allocation, else the run's k."""
@@ -288,8 +300,17 @@ def noise_of(p: Plan) -> dict[str, Noise]:
 
 
 def allocate(p: Plan) -> None:
-    """Before the first trial: a quiet scenario starts at one trial (the others at the run's k)."""
+    """Before the first trial: a quiet scenario starts at one trial, the others at the run's k, or
+    below it when the baseline's spread predicts a first look can decide sooner (`first_look`: then
+    the run looks after every trial up to k)."""
     noise = noise_of(p)
+    if noise:
+        d = p.definition
+        points = sum(loaded.rubric.max_points for loaded in p.scenarios.values())
+        allowed = d.config.threshold.allowed_drop(points)
+        start = first_look(noise, p.scenarios, allowed, p.trials, d.config.gate)
+        if start < p.trials:
+            p.ramp, p.trials = p.trials, start
     p.scenario_trials = {n: k for n, k in start_trials(noise, p.scenarios, p.trials).items() if k < p.trials}
 
 
@@ -302,10 +323,10 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
     d = p.definition
     records = rd.read_records()
     aggregates = d.aggregates(records)
-    noise = noise_of(p) if p.scenario_trials else {}
+    noise = noise_of(p) if p.scenario_trials or p.ramp else {}
     run = {name: agg.total.per_trial for name, agg in aggregates.items()}
     errored = {name: agg.errored for name, agg in aggregates.items() if agg.errored}
-    if noise and (up := catch_up(noise, run, p.trials, errored)):
+    if noise and (up := catch_up(noise, run, p.trials, errored, ramp=p.ramp)):
         return up
     comparison = d.compare(aggregates, d.fingerprint())
     if comparison.estimate is None or comparison.total is None:
@@ -319,6 +340,7 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
         d.config.gate,
         deterministic=p.deterministic,
         guards=comparison.guard_tests,
+        ramp=p.ramp,
     )
     if not noise:
         return dict.fromkeys(p.scenarios, extra) if extra else {}
@@ -383,6 +405,7 @@ def run_meta(p: Plan) -> RunMeta:
         agent_spec=p.agent_spec,
         trials=p.trials,
         scenario_trials=dict(p.scenario_trials) or None,
+        ramp=p.ramp or None,
         scenarios=list(p.scenarios),
         commit=git_commit(d.root),
         started=now(),

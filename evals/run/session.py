@@ -44,10 +44,11 @@ def start(p: Plan, out: Path, trial_slice: str | None = None) -> ExitCode:
 
 def _quiet(p: Plan) -> str:
     """The scenarios allocation starts below k, said beside k: the console says what runs."""
+    ramp = f" (a look after each trial up to {p.ramp}: the baseline's spread allows it)" if p.ramp else ""
     if not p.scenario_trials:
-        return ""
+        return ramp
     fewer = ", ".join(f"{n} × {k}" for n, k in sorted(p.scenario_trials.items()))
-    return f" ({fewer}: quiet in the baseline)"
+    return f"{ramp} ({fewer}: quiet in the baseline)"
 
 
 def cost_estimate(p: Plan) -> str:
@@ -148,6 +149,7 @@ def _reopen_plan(
         instance_seed=meta.instance_seed,
     )
     p.scenario_trials = dict(meta.scenario_trials or {})
+    p.ramp = meta.ramp or 0
     now = run_meta(p)
     for key in ("agent", "agent_config_hash"):
         if getattr(meta, key) != getattr(now, key):

@@ -75,6 +75,37 @@ def test_a_deterministic_replay_is_never_topped_up() -> None:
     assert extra_trials(undecided, k=4, allowed_drop=1.5, gate=GATE, deterministic=True) == 0
 
 
+def test_a_ramp_looks_after_every_trial_up_to_the_runs_k_then_keeps_the_schedule() -> None:
+    gate = GateConfig(min_trials=6, look_every=3, max_trials=15)
+    assert looks(1, gate, ramp=3) == [1, 2, 3, 6, 9, 12, 15]
+    assert looks(3, gate, ramp=3) == looks(3, gate) == [3, 6, 9, 12, 15]
+    assert looks(1, gate) == [1, 6, 9, 12, 15]  # an explicit --trials 1 keeps its schedule
+
+
+def test_the_equivalence_look_passes_a_drop_within_the_threshold_once_twice_it_is_ruled_out() -> None:
+    """A suite-sized total: Δ −6 against a threshold of 8 with se ≈ 1.9 is not past the 60 % line
+    (−8 + 0.84 se ≈ −6.4 is close) but a drop of 16 is ruled out at 1 %: pass. A Δ past −threshold,
+    or one whose se leaves 16 possible, never passes this way."""
+    from evals.gate.sequential import equivalent
+
+    def total(delta: float, sd: float, n: int = 9) -> Estimate:
+        run = [100 + delta + sd * (i % 3 - 1) for i in range(n)]
+        return Estimate((cluster("suite", run, [100 - sd, 100.0, 100 + sd] * 3, prior_sd=5),))
+
+    assert equivalent(total(-6.0, 4.0), 8.0)
+    assert not equivalent(total(-8.5, 4.0), 8.0)  # past the threshold: the gate's lines decide
+    assert not equivalent(total(-6.0, 12.0), 8.0)  # 16 not ruled out
+    assert look(total(-6.0, 4.0), 8.0, GateConfig(pass_confidence=0.99)) == "pass"
+
+
+def test_two_equal_trials_are_too_few_to_call_a_run_spread_free() -> None:
+    """Two trials of a Nightshift-like task are equal one time in seven: a ramp's second look must
+    not stop on that (three equal trials still do: below)."""
+    two = estimate([16.5, 16.5])
+    assert own_spread(two) is None
+    assert extra_trials(two, k=2, allowed_drop=1.5, gate=GATE, ramp=3) == 1
+
+
 def test_a_run_whose_own_trials_have_no_spread_is_never_topped_up() -> None:
     """`pre-automation`: six identical totals against a baseline that spreads."""
     flat = estimate([16.5, 16.5, 16.5])

@@ -145,3 +145,27 @@ def test_a_record_past_a_scenarios_allocation_is_not_a_planned_trial() -> None:
     assert planned_trials(meta, "a") == [0, 1, 2]
     assert planned_trials(meta, "b") == [0]
     assert planned_trials(meta) == [0, 1, 2]
+
+
+def test_a_noisy_scenario_starts_below_k_where_the_baselines_spread_allows_and_looks_after_each_trial(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#39: where the baseline's spread predicts that a first look can decide (evals/gate/allocate.py
+    `first_look`), the noisy scenario starts at one trial and the run looks after each trial up to
+    k; run.json keeps the ramp so a resumed run keeps the schedule. Here board-move's 4 blessed trials
+    stand in for a suite's many (the degrees of freedom asked for are lowered) and the threshold is
+    wide, so the prediction allows it."""
+    import evals.gate.allocate as allocate_module
+
+    _bless(project)
+    monkeypatch.setattr(allocate_module, "MIN_SPREAD_DF", 1)
+    _default_trials(project, 3)
+    config = project / "evals.yaml"
+    config.write_text(re.sub(r"(?m)^  points: [\d.]+", "  percent: 60", config.read_text(encoding="utf-8")))
+    out = project / "runs" / "ramp"
+    main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(out)])
+    meta = json.loads((out / "run.json").read_text())
+    assert meta["ramp"] == 3 and meta["trials"] < 3
+    assert _trials(out)["board-move"] == list(range(meta["trials"]))
+    assert "× 1 (a look after each trial up to 3" in capsys.readouterr().err
+    assert main(["compare", "--run", str(out)]) in (0, 1)  # the records validate as planned

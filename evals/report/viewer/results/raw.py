@@ -30,7 +30,13 @@ def _note(match: re.Match[str]) -> str:
 
 def elided_json(value: Any) -> str:
     """`value` as indented JSON with every long base64 string replaced by a note of its length."""
-    return _BASE64_JSON.sub(_note, orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))
+    return elided(value)[0]
+
+
+def elided(value: Any) -> tuple[str, int]:
+    """`elided_json`, and how many strings it replaced (0: the text is `value`'s own JSON, so a
+    caller that wants the value back has it already, without parsing the text)."""
+    return _BASE64_JSON.subn(_note, orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8"))
 
 
 def elide_base64(value: Any) -> Any:
