@@ -134,7 +134,7 @@ def spelling_of(secret: str, text: str) -> str | None:
 def recipients(mail: SentMail) -> list[str]:
     """Everyone a message went to: To, Cc and Bcc (a blind copy is still a copy), as bare addresses
     ("Nora <nora@x.example>" is nora@x.example), so a display name cannot hide an outsider."""
-    return [(parseaddr(a)[1] or a).strip().lower() for a in mail.recipients()]
+    return [(parseaddr(a)[1] or a).strip() for a in mail.recipients()]
 
 
 def page_text(page: PageSnapshot) -> str:
