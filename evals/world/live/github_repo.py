@@ -2,7 +2,8 @@
 
 Seeding uses the Git Data API (one tree with every file inline, one root commit, one ref update)
 rather than one contents-API commit per file: three writes whatever the repo's size, and a single
-seed commit, as in the sandbox. The snapshot is the outcome contract `evals.world.outcome`.
+seed commit, as in the sandbox. The snapshot is the outcome contract `evals.world.outcome`: the
+files on the default branch and at each PR head, and every commit the agent pushed after the seed.
 """
 
 from __future__ import annotations
