@@ -6,7 +6,9 @@ Same seeding, snapshot and cleanup code as a real live run; only the base URLs d
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,26 @@ def per_criterion(run: Path) -> dict[str, float]:
     return {name: c["mean"] for name, c in read_summary(run)["criteria"].items()}
 
 
+def pushed_and_written(run: Path, trial: int = 0, scenario: str = "trial-run") -> tuple[object, ...]:
+    """What a trial's outcome records of the agent's commits (each one's message, files, and its
+    parent as the index of an earlier one of the agent's, None for the seed), how many of them the
+    default branch holds, and each database row's own content: shas and ids differ between worlds."""
+    outcome = Outcome.model_validate_json(
+        (run / "trials" / scenario / str(trial) / "outcome.json").read_text()
+    )
+    (repo,) = outcome.repos
+    index = {c.sha: i for i, c in enumerate(repo.commits)}
+    commits = [(c.message, c.files, index.get(c.parent or "")) for c in repo.commits]
+    rows = {
+        (page.key, row.cells[0] if row.cells else ""): [(b.type, b.text, b.created_by) for b in row.children]
+        for page in outcome.pages
+        for top in page.blocks
+        for row in top.walk()
+        if row.type == "page"
+    }
+    return commits, repo.pushes_to_default(), rows
+
+
 def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_services(
     project: Path, services: FakeServices, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -37,6 +59,9 @@ def test_the_reference_replay_scores_the_same_on_the_sandbox_and_on_live_service
     assert main([*args, "--world", "live", "--out", str(live)]) == 0
     assert per_criterion(live) == per_criterion(sandbox)
     assert read_summary(live)["total"]["mean"] == 7
+    for trial in (0, 1):
+        assert pushed_and_written(live, trial) == pushed_and_written(sandbox, trial)
+        assert len(pushed_and_written(live, trial)[0]) == 2, "the fix and its test, two commits on the branch"
     assert "run one at a time" in capsys.readouterr().err
     versions = {(e["slug"].split("_")[0].lower(), e.get("version")) for e in services.composio.executed}
     assert versions == {(kit, TOOLKIT_VERSIONS[kit]) for kit in ("github", "gmail", "notion")}, "pinned"
@@ -129,7 +154,8 @@ def test_each_trial_starts_with_the_seeded_emails_back_in_the_inbox(
 
 async def delete_the_ticket_and_the_decision(prompts: AgentPrompts, toolset: Toolset) -> str:
     """An agent that deletes Sprint 4's row #131 (a page: NOTION_DELETE_BLOCK archives pages too) and
-    the spec's decision paragraph."""
+    the spec's decision paragraph, writes a note inside row #129 (the row page's own content), and
+    pushes the README to main twice, changed and then reverted (main reads as seeded, yet was pushed to)."""
     sprint = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Sprint 4"})
     blocks = await toolset.call(
         "NOTION_FETCH_BLOCK_CONTENTS", {"block_id": sprint["data"]["results"][0]["id"]}
@@ -138,6 +164,27 @@ async def delete_the_ticket_and_the_decision(prompts: AgentPrompts, toolset: Too
     rows = await toolset.call("NOTION_QUERY_DATABASE", {"database_id": board["id"]})
     row = next(r for r in rows["data"]["results"] if "#131" in json.dumps(r))
     await toolset.call("NOTION_DELETE_BLOCK", {"block_id": row["id"]})
+    other = next(r for r in rows["data"]["results"] if "#129" in json.dumps(r))
+    note = {
+        "type": "paragraph",
+        "paragraph": {"rich_text": [{"text": {"content": "Audit log ships Friday"}}]},
+    }
+    assert (await toolset.call("NOTION_APPEND_TEXT_BLOCKS", {"block_id": other["id"], "children": [note]}))[
+        "successful"
+    ]
+    found = re.search(r"repository for this work is ([\w.-]+)/([\w.-]+)", prompts.system)
+    assert found is not None
+    where = {"owner": found[1], "repo": found[2].rstrip("."), "path": "README.md"}
+    readme = await toolset.call("GITHUB_GET_REPOSITORY_CONTENT", where)
+    seeded = base64.b64decode(readme["data"]["content"]).decode()
+    for message, text in (("docs: a line", seeded + "A line.\n"), ("Revert docs: a line", seeded)):
+        current = await toolset.call("GITHUB_GET_REPOSITORY_CONTENT", where)
+        content = base64.b64encode(text.encode()).decode()
+        update = {**where, "branch": "main", "message": message, "content": content}
+        written = await toolset.call(
+            "GITHUB_CREATE_OR_UPDATE_FILE_CONTENTS", {**update, "sha": current["data"]["sha"]}
+        )
+        assert written["successful"], written
     spec = await toolset.call("NOTION_SEARCH_NOTION_PAGE", {"query": "Threshold Spec"})
     blocks = await toolset.call("NOTION_FETCH_BLOCK_CONTENTS", {"block_id": spec["data"]["results"][0]["id"]})
     decision = next(b for b in blocks["data"]["results"] if "is 0.85" in json.dumps(b))
@@ -161,7 +208,7 @@ def seeded_blocks(run: Path) -> dict[str, list[tuple[object, ...]]]:
     }
 
 
-def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sandbox(
+def test_deleted_blocks_row_content_and_pushes_to_main_read_back_as_in_the_sandbox(
     project: Path, services: FakeServices
 ) -> None:
     agent = "tests.world.test_live_backend:delete_the_ticket_and_the_decision"
@@ -169,6 +216,11 @@ def test_blocks_the_agent_deleted_show_as_archived_under_their_keys_as_in_the_sa
     main(["run", "--scenario", "trial-run", "--agent", agent, "--out", str(sandbox)])
     main(["run", "--world", "live", "--scenario", "trial-run", "--agent", agent, "--out", str(live)])
     assert seeded_blocks(live) == seeded_blocks(sandbox)
+    commits, pushes, rows = pushed_and_written(live)
+    assert (commits, pushes, rows) == pushed_and_written(sandbox)
+    assert [m for m, *_ in commits] == ["docs: a line", "Revert docs: a line"] and pushes == 2
+    assert commits[1][2] == 0 and "A line." in str(commits[0][1]["README.md"])
+    assert rows[("sprint4", "#129")] == [("paragraph", "Audit log ships Friday", "agent")]
     archived = [
         (key, kind) for blocks in seeded_blocks(live).values() for key, kind, *_, gone in blocks if gone
     ]
@@ -296,3 +348,50 @@ def test_a_setup_that_fails_halfway_removes_what_it_had_created(
     assert services.universe.world.repos == {}
     trial_pages = [p for p in services.universe.world.notion.pages if p.id != services.parent_page]
     assert len(trial_pages) == 2 and all(p.archived for p in trial_pages)
+
+
+@pytest.mark.parametrize(
+    ("server", "refused", "named"),
+    [
+        ("github", r"/compare/[0-9a-f]{40}\.\.\.", "live snapshot failed"),  # the seed...head reads
+        ("notion", "row", "live snapshot failed"),  # a board row's own content (its block children)
+    ],
+)
+def test_history_or_row_content_the_token_may_not_read_fails_the_snapshot_never_reads_empty(
+    services: FakeServices, server: str, refused: str, named: str
+) -> None:
+    """A 403 on what the snapshot reads (GitHub's documented answer to a token without access)
+    is an infrastructure error for the trial: never an outcome with no commits or empty rows."""
+    from evals.core.errors import InfrastructureError
+
+    scenario = load_scenario(ROOT / "scenario", "trial-run")
+    fake = services.github if server == "github" else services.notion
+    body = {"message": "Resource not accessible by integration"}
+    if server == "notion":
+        body = {
+            "object": "error",
+            "status": 403,
+            "code": "restricted_resource",
+            "message": "Insufficient permissions",
+        }
+
+    def refuse(request: Request) -> None:
+        if refused == "row":  # the children of Sprint 4's rows (#129, ...), nothing else
+            rows = [p.id for p in services.universe.world.notion.pages if p.database and p.title[:1] == "#"]
+            if rows and any(f"/blocks/{row}/children" in request.path for row in rows):
+                raise HttpError(403, body)
+        elif re.search(refused, request.path):
+            raise HttpError(403, body)
+
+    async def snapshot() -> None:
+        live = await LiveBackend().create(scenario, 0, "refused")
+        fake.before = refuse
+        try:
+            await live.snapshot()
+        finally:
+            fake.before = None
+            await live.close()
+
+    with pytest.raises(InfrastructureError, match=named):
+        asyncio.run(snapshot())
+    assert any(served.status == 403 for served in fake.served), "the refused read was made"

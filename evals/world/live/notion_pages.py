@@ -160,7 +160,8 @@ def database_block(
     notion: Client, raw: dict[str, Any], keys: dict[str, SeededBlock], seeded: SeededNotion | None
 ) -> Block:
     """A `child_database` block read as the sandbox gives it: its columns, and its rows (every page
-    of its data source) as `page` blocks with their values in column order."""
+    of its data source) as `page` blocks with their values in column order and, as children, the
+    row page's own content (its block children: a note written inside a colleague's ticket)."""
     database = _d(notion.databases.retrieve(database_id=raw["id"]))
     source = str(database["data_sources"][0]["id"])
     columns = (seeded.columns.get(raw["id"]) if seeded else None) or _columns(notion, source)
@@ -174,6 +175,7 @@ def database_block(
                 type=ROW,
                 key=seeded.rows.get(page["id"]) if seeded else None,
                 cells=cells,
+                children=[to_block(notion, child, keys, seeded) for child in _children(notion, page["id"])],
                 archived=bool(page.get("archived") or page.get("in_trash")),
                 created_by="seed" if seeded and page["id"] in seeded.rows else "agent",
                 last_edited=str(page.get("last_edited_time", "")),
