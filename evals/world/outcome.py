@@ -133,7 +133,10 @@ class RepoSnapshot(StrictModel):
     branches: dict[str, str] = Field(default_factory=dict)
     commits: list[CommitSnapshot] = Field(
         default_factory=list,
-        description="every commit the agent pushed, oldest first (the sandbox records them)",
+        description=(
+            "every commit the agent pushed, oldest first (the sandbox as pushed; live, each branch "
+            "and PR head compared with the seed)"
+        ),
     )
 
     def merged(self) -> dict[str, str]:
