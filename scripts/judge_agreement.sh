@@ -7,6 +7,9 @@
 # and puts it beside the candidate baseline, where `baseline bless` reads it.
 # Without ANTHROPIC_API_KEY nothing is measured and the step says "not measured", never a pass: the
 # record keeps its last measurement, so a judge never measured or changed since stays refused.
+# With a key but no labelled judged part (an adopting repository before its first label) the command
+# says "not measured: ..." and exits 0: a notice, nothing recorded. Any other failure (a label file
+# that does not read, every judge call failed) still fails the step.
 # Inputs (env): ANTHROPIC_API_KEY (optional), EVALS_SCENARIOS (optional, space-separated; blank:
 # the suite), JUDGE_RECORD (optional; default baseline/judge.jsonl).
 set -euo pipefail
@@ -27,6 +30,13 @@ if ((rc != 0)); then
   echo "::error title=Agent evals::judge agreement not measured tonight (exit $rc): see the log"
   echo "⚖️ **The judge:** agreement **not measured** tonight (exit $rc); the record keeps its last measurement" | summary
   exit "$rc"
+fi
+if grep -q "^not measured: " <<<"$said"; then # no labelled judged part: a notice, not a failure, never a pass
+  why="$(grep -m1 "^not measured: " <<<"$said")"
+  why="${why#not measured: }"
+  echo "::warning title=Agent evals::judge agreement not measured tonight: ${why}"
+  echo "⚖️ **The judge:** agreement with people **not measured** tonight: ${why}" | summary
+  exit 0
 fi
 {
   echo "### The judge against people (tonight's measurement)"

@@ -9,7 +9,10 @@ Two ways to get the judge's side of each labelled part:
   re-judges to raise the drift alarm. Needs ANTHROPIC_API_KEY.
 - `--run DIR`: the verdicts a run already stored on its part grades, matched by evidence hash with
   the labels reviewers gave in that run's viewer. No call at all. A run judged by the labels
-  themselves (offline) has nothing to measure, and says so.
+  themselves (offline) has no model judge to measure, and says so (exit 2).
+
+No labelled judged part at all (an adopting repository before its first label) is "not measured",
+exit 0, nothing recorded: never a pass, never a failure (the nightly's judge job shows it as a notice).
 
 Each criterion gets raw agreement beside a constant judge's, Cohen's κ and Gwet's AC1 with bootstrap
 intervals, the confusion both ways and its label count (evals/gate/agreement.py); a judge no better
@@ -202,6 +205,19 @@ def render(overall: Agreement, criteria: dict[str, Agreement], pairs: list[Pair]
     return lines
 
 
+HOW_TO_LABEL = "docs/judge.md#labelling-the-judged-parts"
+NOT_MEASURED = "not measured: no labelled judged parts"
+
+
+def not_measured(source: str) -> str:
+    """What the command says, exit 0, when no labelled part is judged: the nightly's judge job turns
+    this first line into a notice (scripts/judge_agreement.sh) and nothing is recorded."""
+    return (
+        f"{NOT_MEASURED} in {source} (how to label: {HOW_TO_LABEL}); "
+        "nothing recorded, the judge's agreement with people stays unmeasured"
+    )
+
+
 def agreement(
     config: Config, project: Path, scenarios: list[str] | None, run: Path | None, record: Path | None
 ) -> ExitCode:
@@ -232,11 +248,12 @@ def agreement(
             return ExitCode.BAD_INPUT
         defined = load_scenarios(project, config, scenarios or config.suite)
         sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
-        pairs = _from_replays_judged(config, project, defined, sets)
+        # no label at all: nothing to replay or ask (a label file that does not read stopped above)
+        pairs = _from_replays_judged(config, project, defined, sets) if any(sets.values()) else []
         source = "the bundled replays"
-    if not pairs:
-        print(f"error: nothing to measure: no labelled judged part in {source}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
+    if not pairs:  # not a failure (an adopter before its first label), and never a pass
+        print(not_measured(source))
+        return ExitCode.PASS
     order = [f"{n}/{part.id}" for n, loaded in defined.items() for _, part in loaded.rubric.parts()]
     overall, criteria = measure_pairs(pairs, order)
     identity = _identity(config, defined)

@@ -14,7 +14,6 @@ the grading threads. A second Ctrl-C ends it at once. Either way the exit code i
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import sys
@@ -24,7 +23,10 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # evals/cli.py imports this module at start-up: no pydantic before a command runs
+if TYPE_CHECKING:  # evals/cli.py imports this module at start-up: no pydantic before a command runs,
+    # and no asyncio (a sixth of `--help`'s CPU) before a run needs it (`Interrupts.run`)
+    import asyncio
+
     from evals.records.rundir import RunDir
 
 GRACE_S = float(os.environ.get("EVALS_INTERRUPT_GRACE_S", "1.5"))  # tests raise it: no race on a slow machine
@@ -110,6 +112,7 @@ class Interrupts:
 
     def run(self, trials: Coroutine[Any, Any, None]) -> None:
         """`asyncio.run(trials)`, cancelled by the first Ctrl-C, which then ends it as KeyboardInterrupt."""
+        import asyncio
 
         async def main() -> None:
             self.task, self.loop = asyncio.current_task(), asyncio.get_running_loop()

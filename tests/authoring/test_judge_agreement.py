@@ -9,7 +9,10 @@ replays and runs their checks in the confinement (seconds each), so one test wal
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +22,7 @@ import pytest
 
 from evals.cli import main
 from evals.gate.judge_record import load_judge_checks
+from tests.support.paths import ROOT
 from tests.support.stubs.anthropic_stub import Reply, StubAnthropic, text
 
 REGRESSED = "to cut the false positives"
@@ -98,3 +102,78 @@ def test_agreement_is_measured_cached_and_a_drifting_judge_raises_the_alarm(
 def test_without_a_key_it_asks_for_one_or_a_run(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["judge", "agreement"]) == 2
     assert "needs ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+def unlabel(project: Path) -> None:
+    """The trial run as an adopting repository has it before its first label: judged parts, no label."""
+    (project / "scenario" / "trial-run" / "labels.yaml").write_text("labels: []\n", encoding="utf-8")
+
+
+def test_with_a_key_but_no_label_it_says_not_measured_exits_0_and_records_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unlabel(project)
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--record"]) == 0
+    assert stub.requests == []  # nothing labelled: nothing replayed, nothing asked
+    out = capsys.readouterr().out
+    assert out.startswith("not measured: no labelled judged parts in the bundled replays")
+    assert "how to label: docs/judge.md#labelling-the-judged-parts" in out
+    assert "Recorded" not in out and not (project / "baseline" / "judge.jsonl").exists()
+
+
+def test_a_label_file_that_does_not_read_still_fails(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    unlabel(project)
+    labelled = project / "scenario" / "trial-run" / "labels"
+    labelled.mkdir()
+    (labelled / "broken.jsonl").write_text('{"part": "T1b"}\n', encoding="utf-8")
+    with judge(monkeypatch, reading):
+        assert main(["judge", "agreement", "--record"]) == 2
+    captured = capsys.readouterr()
+    assert "broken.jsonl" in captured.err and "not measured" not in captured.out
+
+
+def test_the_nightly_step_turns_not_measured_into_a_warning_and_a_bad_label_file_into_a_red_step(
+    project: Path, tmp_path: Path
+) -> None:
+    """scripts/judge_agreement.sh as the nightly's judge job runs it, with a key and no label."""
+    unlabel(project)
+    summary = tmp_path / "summary.md"
+
+    def step() -> subprocess.CompletedProcess[str]:
+        summary.write_text("", encoding="utf-8")
+        with StubAnthropic(default=reading) as stub:
+            env = {
+                "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+                "HOME": str(project),
+                "ANTHROPIC_API_KEY": "sk-test-agreement",
+                "ANTHROPIC_BASE_URL": stub.url,
+                "GITHUB_STEP_SUMMARY": str(summary),
+            }
+            done = subprocess.run(
+                ["bash", str(ROOT / "scripts" / "judge_agreement.sh")],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+            )
+        assert stub.requests == []
+        return done
+
+    quiet = step()
+    assert quiet.returncode == 0, quiet.stderr
+    assert "::warning title=Agent evals::judge agreement not measured tonight: no labelled judged parts" in (
+        quiet.stdout
+    )
+    said = summary.read_text(encoding="utf-8")
+    assert said.startswith("⚖️ **The judge:** agreement with people **not measured** tonight: no labelled")
+    assert "docs/judge.md#labelling-the-judged-parts" in said and "tonight's measurement" not in said
+
+    labelled = project / "scenario" / "trial-run" / "labels"
+    labelled.mkdir()
+    (labelled / "broken.jsonl").write_text('{"part": "T1b"}\n', encoding="utf-8")
+    red = step()
+    assert red.returncode == 2 and "::error title=Agent evals::" in red.stdout
+    assert "agreement **not measured** tonight (exit 2)" in summary.read_text(encoding="utf-8")

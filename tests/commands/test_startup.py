@@ -9,13 +9,18 @@ is loaded is, and it decides the time.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from tests.support.paths import ROOT
 
 HEAVY = (
     "anthropic",
+    "asyncio",  # a sixth of start-up: only a run's trials need it (evals/run/interrupt.py)
     "composio",
     "github",
     "notion_client",
@@ -48,3 +53,14 @@ def test_help_loads_none_of_the_heavy_modules() -> None:
     assert result["code"] == 0
     loaded = [m for m in result["modules"] if any(m == h or m.startswith(h + ".") for h in HEAVY)]
     assert loaded == [], f"python -m evals --help imports {loaded}"
+
+
+def test_the_projects_env_file_is_still_read(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """python-dotenv is imported only when the project has a .env; when it has one, it is read."""
+    (project / ".env").write_text("EVALS_STARTUP_DOTENV=read\n", encoding="utf-8")
+    monkeypatch.chdir(project / "scenario")  # from anywhere inside the project
+    monkeypatch.delenv("EVALS_STARTUP_DOTENV", raising=False)
+    from evals.cli import main
+
+    assert main(["--version"]) == 0
+    assert os.environ.get("EVALS_STARTUP_DOTENV") == "read"
