@@ -49,7 +49,7 @@ test: $(BIN)/.dev-installed
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n auto --dist loadgroup
 
-# The three more drawn instances of every parameterised task (tests marked `instances`): about 40 %
+# The four more drawn instances of every parameterised task (tests marked `instances`): about half
 # of the suite's time, so `make test` keeps instance 0 and one drawn instance and the scheduled CI
 # runs these.
 test-instances: $(BIN)/.dev-installed

@@ -3,10 +3,10 @@ reference, instances really differ, bad placeholders are bad input, one label co
 and a run records which instance it ran.
 
 Every parameterised task renders completely for 20 drawn seeds, and its replays are graded by
-check-scenario for instance 0 and one drawn seed (`CHECKED`) in `make test`, and for three more drawn
+check-scenario for instance 0 and one drawn seed (`CHECKED`) in `make test`, and for four more drawn
 seeds (`NIGHTLY`, marked `instances`) in `make test-instances`, which the scheduled CI runs: each
 instance of a task with code has its own repository, so each runs its tests in the confinement again,
-and the three more cost about 40 % of the whole suite's time (issue 39 allows the split when instance
+and those cost about half of the whole suite's time (issue 39 allows the split when instance
 0 and one drawn instance stay in `make test`). `evals check-scenario NAME --instance-seed N` checks any
 other instance. The reports come from tests/support/checked.py: instance 0's is the one the task suite
 checks (computed once), and a test run by pytest is memoised by its exact input (a repeat is the same
@@ -33,7 +33,7 @@ from tests.support.paths import ROOT
 
 SEEDS = range(1, 21)
 CHECKED = (13,)  # the drawn seed `make test` grades with check-scenario (and instance 0)
-NIGHTLY = (1, 6, 20)  # the drawn seeds `make test-instances` adds (pytest -m instances)
+NIGHTLY = (1, 2, 6, 20)  # the drawn seeds `make test-instances` adds (pytest -m instances)
 SCENARIOS = ROOT / "scenario"
 
 
