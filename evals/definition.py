@@ -26,6 +26,7 @@ from evals.gate.part_fingerprint import part_fingerprints
 from evals.gate.sequential import continued
 from evals.gate.summary import Summary, build_summary
 from evals.gate.verdict import budget_notice, verdict
+from evals.grade.confine.policy import deferring
 from evals.grade.judge import load_prompt
 from evals.grade.rubric import load_rubric
 from evals.grade.task import Task
@@ -163,7 +164,7 @@ class EvalDefinition:
         aggregates = self.aggregates(records)
         fp = self.fingerprint()
         comparison = self.compare(aggregates, fp)
-        decided = verdict(comparison, several_scenarios=len(aggregates) > 1)
+        decided = verdict(comparison, several_scenarios=len(aggregates) > 1, provisional=deferring())
         if meta.stopped_by_budget and meta.budget_usd is not None:
             decided.notices.insert(0, budget_notice(meta.spent_usd or 0.0, meta.budget_usd))
         tiers: dict[str, str] = {name: loaded.scenario.task_tier() for name, loaded in self.scenarios.items()}

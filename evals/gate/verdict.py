@@ -160,13 +160,15 @@ def guard_reason(g: GuardComparison, several: bool) -> str:
     )
 
 
-def verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
-    """Turn what compare found into the verdict, its reasons, alerts and notices."""
-    from evals.grade.confine.policy import deferring
+def verdict(comparison: Comparison, several_scenarios: bool, *, provisional: bool = False) -> Verdict:
+    """Turn what compare found into the verdict, its reasons, alerts and notices.
 
+    `provisional`: this run deferred every check that executes the agent's code (the job holding the
+    model key, `EVALS_DEFER_EXECUTION`), so what it left unmeasured is a notice here, not an error. The
+    caller says so: the gate reads no environment, and a simulation or a test cannot flip it by accident."""
     decided = _decide_verdict(comparison, several_scenarios)
     if comparison.unmeasured and not comparison.errored and not comparison.changed:
-        if deferring():
+        if provisional:
             # The job that holds the model key deferred every check that runs the agent's code: its
             # parts are unscored here by design, and this verdict is provisional (the PR's verdict
             # job and the nightly's merge score them, where this rule holds). Erroring here would

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from evals.baseline.bless import baseline_from_run
 from evals.core.config import GateConfig, Threshold
 from evals.gate.aggregate import aggregate
@@ -75,3 +77,16 @@ def test_a_regression_shown_on_what_both_sides_scored_stays_a_regression() -> No
     decided = verdict(compared(run), several_scenarios=False)
     assert decided.verdict == "regression"
     assert decided.reasons[-1].startswith("nightshift: unmeasured: C6 scored in the baseline")
+
+
+def test_a_provisional_verdict_names_what_it_left_unmeasured_as_notices(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The job that deferred the agent's code says so by argument: its unmeasured parts are notices
+    there; the gate itself reads no environment, so a set EVALS_DEFER_EXECUTION cannot soften it."""
+    comparison = compared([trial_record(RUBRIC, t, set(), unscored={"C3", "C6"}) for t in range(3)])
+    monkeypatch.setenv("EVALS_DEFER_EXECUTION", "1")
+    assert verdict(comparison, several_scenarios=False).verdict == "error"
+    decided = verdict(comparison, several_scenarios=False, provisional=True)
+    assert decided.verdict == "pass"
+    assert decided.notices[-1].startswith("provisional (checks deferred to the verdict job): nightshift")
