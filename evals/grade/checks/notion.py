@@ -130,9 +130,7 @@ NOBODY_SCOPE = (
     r"(?:outside(?:\s+(?:the\s+)?(?:company|organi[sz]ation))?|externally|external(?:ly)?"
     r"|internal(?:\s+(?:use\s+)?only)?|internal\s+use|third\s+part(?:y|ies))"
 )
-SAYS_NOBODY = re.compile(
-    rf"{NOBODY}(?:\s*[(,;:\u2013\u2014-]?\s*{NOBODY_SCOPE}\s*\)?)?", re.IGNORECASE
-)
+SAYS_NOBODY = re.compile(rf"{NOBODY}(?:\s*[(,;:\u2013\u2014-]?\s*{NOBODY_SCOPE}\s*\)?)?", re.IGNORECASE)
 
 
 def says_nobody(value: str) -> bool:
