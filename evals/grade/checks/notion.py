@@ -121,6 +121,48 @@ def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, 
     )
 
 
+# "Shared with: No one" as a reader writes it. The cell is the register's record of recipients, so
+# it says nobody only if it says nothing else: "No one; Northwind (sent 3 Sep)" names a recipient
+# whatever its first words are. A scope that restates nobody ("outside the company", "(internal
+# only)") is all it may add.
+NOBODY = r"(?:no[\s-]?one|nobody|none|not\s+shared(?:\s+with\s+(?:anyone|anybody))?)"
+NOBODY_SCOPE = (
+    r"(?:outside(?:\s+(?:the\s+)?(?:company|organi[sz]ation))?|externally|external(?:ly)?"
+    r"|internal(?:\s+(?:use\s+)?only)?|internal\s+use|third\s+part(?:y|ies))"
+)
+SAYS_NOBODY = re.compile(rf"{NOBODY}(?:\s*[(,;:\u2013\u2014-]?\s*{NOBODY_SCOPE}\s*\)?)?", re.IGNORECASE)
+
+
+def says_nobody(value: str) -> bool:
+    """The cell reads only as "nobody" ("No one", "none", "Nobody", "not shared", with or without
+    "outside the company" or "(internal only)"), an emoji, spacing, case or a full stop aside."""
+    text = re.sub(r"^[\W_]+|[\s.!]+$", "", " ".join(value.split()))
+    return SAYS_NOBODY.fullmatch(text) is not None
+
+
+@check("table_cell_says_nobody")
+def table_cell_says_nobody(ctx: GradeContext, page: str, row: str, column: str) -> CheckResult:
+    """The seeded row `row`'s `column` says nobody and nothing more: "No one", "none", "Nobody",
+    "Not shared" (case aside, "outside the company" allowed). A cell that also names a recipient, an
+    address or a sending ("No one; Northwind (sent 3 Sep)") fails, and so does an emptied one."""
+    snap = page_of(ctx.outcome, page)
+    found = _table_with_row(snap, row)
+    if found is None or found[1].archived:
+        return CheckResult(False, f"{snap.title}: row {row} is gone")
+    table, block = found
+    index = table.column(column)
+    if index is None or block.cells is None:
+        return CheckResult(False, f"{snap.title}: no column {column!r}")
+    value = block.cells[index]
+    if says_nobody(value):
+        return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r}")
+    return CheckResult(
+        False,
+        f"{snap.title}: row {row} {column} = {value!r}, which says more than nobody",
+        " | ".join(block.cells),
+    )
+
+
 PR_URL = re.compile(r"(?:https?://)?(?:www\.)?github\.com/([\w.-]+)/([\w.-]+)/pulls?/(\d+)\b", re.IGNORECASE)
 PR_REF = re.compile(r"(?<![\w/.])([\w.-]+)/([\w.-]+)#(\d+)\b")
 
