@@ -94,11 +94,9 @@ def _table_with_row(page: PageSnapshot, row_key: str) -> tuple[Block, Block] | N
     return None
 
 
-@check("table_cell_starts_with")
-def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, equals: str) -> CheckResult:
-    """The seeded row `row` (of a database or a table) now starts with `equals` in `column` (its
-    property, case-insensitive, in that row)."""
-    snap = page_of(ctx.outcome, page)
+def _seeded_cell(snap: PageSnapshot, row: str, column: str) -> tuple[str, list[str]] | CheckResult:
+    """The seeded row `row`'s `column` value and the row's cells, or the failing result that says why
+    there is none (the row gone, no such column, the row deleted): one reading for every cell check."""
     found = _table_with_row(snap, row)
     if found is None:
         return CheckResult(False, f"{snap.title}: row {row} is gone")
@@ -108,7 +106,18 @@ def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, 
         return CheckResult(False, f"{snap.title}: no column {column!r}")
     if block.archived:
         return CheckResult(False, f"{snap.title}: row {row} was deleted")
-    value = block.cells[index]
+    return block.cells[index], block.cells
+
+
+@check("table_cell_starts_with")
+def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, equals: str) -> CheckResult:
+    """The seeded row `row` (of a database or a table) now starts with `equals` in `column` (its
+    property, case-insensitive, in that row)."""
+    snap = page_of(ctx.outcome, page)
+    cell = _seeded_cell(snap, row, column)
+    if isinstance(cell, CheckResult):
+        return cell
+    value, cells = cell
     # "✅ Remediated", "DONE", "Remediated - Pending Review" all start with the status asked for.
     if re.sub(r"^[\W_]+", "", value.strip()).lower().startswith(equals.lower()):
         return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r}")
@@ -117,7 +126,7 @@ def table_cell_starts_with(ctx: GradeContext, page: str, row: str, column: str, 
     return CheckResult(
         False,
         f"{snap.title}: row {row} {column} = {value!r}, expected {equals!r}{hint}",
-        " | ".join(block.cells),
+        " | ".join(cells),
     )
 
 
@@ -146,20 +155,14 @@ def table_cell_says_nobody(ctx: GradeContext, page: str, row: str, column: str) 
     "Not shared" (case aside, "outside the company" allowed). A cell that also names a recipient, an
     address or a sending ("No one; Northwind (sent 3 Sep)") fails, and so does an emptied one."""
     snap = page_of(ctx.outcome, page)
-    found = _table_with_row(snap, row)
-    if found is None or found[1].archived:
-        return CheckResult(False, f"{snap.title}: row {row} is gone")
-    table, block = found
-    index = table.column(column)
-    if index is None or block.cells is None:
-        return CheckResult(False, f"{snap.title}: no column {column!r}")
-    value = block.cells[index]
+    cell = _seeded_cell(snap, row, column)
+    if isinstance(cell, CheckResult):
+        return cell
+    value, cells = cell
     if says_nobody(value):
         return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r}")
     return CheckResult(
-        False,
-        f"{snap.title}: row {row} {column} = {value!r}, which says more than nobody",
-        " | ".join(block.cells),
+        False, f"{snap.title}: row {row} {column} = {value!r}, which says more than nobody", " | ".join(cells)
     )
 
 
@@ -179,17 +182,13 @@ def table_cell_links(ctx: GradeContext, page: str, row: str, column: str, url: s
     """The seeded row `row`'s `column` links the pull request at `url`, in any form a reader follows
     (the board's own "PR #88" style around it, a bare URL, Markdown, `owner/repo#88`)."""
     snap = page_of(ctx.outcome, page)
-    found = _table_with_row(snap, row)
     wanted = pull_links(url)
     if not wanted:
         raise LookupError(f"{url!r} is not a pull request URL")
-    if found is None or found[1].archived:
-        return CheckResult(False, f"{snap.title}: row {row} is gone")
-    table, block = found
-    index = table.column(column)
-    if index is None or block.cells is None:
-        return CheckResult(False, f"{snap.title}: no column {column!r}")
-    value = block.cells[index]
+    cell = _seeded_cell(snap, row, column)
+    if isinstance(cell, CheckResult):
+        return cell
+    value, _ = cell
     if pull_links(value) & wanted:
         return CheckResult(True, f"{snap.title}: row {row} {column} = {value!r} links the PR")
     return CheckResult(False, f"{snap.title}: row {row} {column} = {value!r}, no link to {url}", value)
