@@ -203,3 +203,13 @@ def test_inbox_triage_filters_by_recency_or_category_find_the_seeded_mail(query:
     tools = SandboxToolset(seed(scenario, 0))
     result = tools.execute("GMAIL_FETCH_EMAILS", {"query": query, "max_results": 20})
     assert result["successful"] and len(result["data"]["messages"]) == len(scenario.emails) == 5
+
+
+def test_a_query_nested_thousands_deep_is_an_error_not_a_crash(tools: SandboxToolset) -> None:
+    """What an agent under test may send: 5,000 negations would exhaust Python's stack in the parser
+    or in each message's test; the tool answers an error envelope, and sane nesting still works."""
+    result = tools.execute("GMAIL_FETCH_EMAILS", {"query": "-" * 5000 + "dinner"})
+    assert not result["successful"] and "nested deeper than" in (result["error"] or "")
+    assert found(tools, "(" * 40 + "password OR -password" + ")" * 40, include_spam_trash=True) == found(
+        tools, "", include_spam_trash=True
+    )

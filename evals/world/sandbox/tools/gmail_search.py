@@ -211,16 +211,41 @@ def _parser() -> Lark:
 
 
 def parse(query: str) -> Node:
-    """The query's tree; a query Gmail would not parse is a ToolError saying where."""
+    """The query's tree; a query Gmail would not parse is a ToolError saying where. A query nested
+    past MAX_DEPTH (thousands of `-` or parentheses: what an agent under test may send) is refused
+    the same way, so neither parsing nor the per-message test can exhaust Python's stack."""
     try:
-        return _Tree().transform(_parser().parse(query))
+        tree = _Tree().transform(_parser().parse(query))
     except VisitError as exc:
         if isinstance(exc.orig_exc, ToolError):
             raise exc.orig_exc from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise ToolError(f"Invalid query: nested deeper than {MAX_DEPTH} levels") from None
         raise
     except LarkError as exc:
         detail = str(exc).splitlines()[0]
-        raise ToolError(f"Invalid query {query!r}: {detail}") from None
+        raise ToolError(f"Invalid query {query[:200]!r}: {detail}") from None
+    except RecursionError:
+        raise ToolError(f"Invalid query: nested deeper than {MAX_DEPTH} levels") from None
+    if _depth(tree) > MAX_DEPTH:
+        raise ToolError(f"Invalid query: nested deeper than {MAX_DEPTH} levels")
+    return tree
+
+
+MAX_DEPTH = 64  # far beyond any query a person writes; well inside Python's stack
+
+
+def _depth(root: Node) -> int:
+    """How deep the tree nests, counted without recursion."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if isinstance(node, All | AnyOf):
+            stack.extend((part, level + 1) for part in node.parts)
+        elif isinstance(node, Not):
+            stack.append((node.part, level + 1))
+    return deepest
 
 
 def words(text: str) -> list[str]:
