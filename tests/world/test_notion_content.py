@@ -222,3 +222,38 @@ def test_a_property_value_takes_every_rich_text_type_and_refuses_unknown_keys(
     )
     assert result["successful"] is (kept is not None), result["error"]
     assert incident.properties["Severity"] == (kept if kept is not None else seeded)
+
+
+def test_a_request_past_notions_size_limits_is_refused_whatever_its_width_or_depth(
+    tools: SandboxToolset,
+) -> None:
+    """Hostile width: live Notion takes at most 100 block children in any array, 1,000 block
+    elements and 500 KB in one request (its request limits); the sandbox refuses the same requests
+    in Notion's words and writes nothing, so no grader after it reads a million blocks."""
+    page = spec(tools)
+    before = len(tools.world.notion.pages[0].walk())
+
+    wide = block("toggle", "a", [block("paragraph", str(n)) for n in range(101)])
+    refused = tools.execute("NOTION_APPEND_TASK_BLOCKS", {"block_id": page, "children": [wide]})
+    assert not refused["successful"]
+    assert "body.children[0].toggle.children.length should be ≤ `100`, instead was `101`." in refused["error"]
+
+    eleven_hundred = [block("toggle", str(t), [block("paragraph", "x")] * 10) for t in range(100)]
+    refused = tools.execute("NOTION_APPEND_TASK_BLOCKS", {"block_id": page, "children": eleven_hundred})
+    assert not refused["successful"] and "1100 block elements; at most 1000" in refused["error"]
+
+    heavy = [{"type": "paragraph", "paragraph": {"rich_text": text("x" * 2000) * 3}}] * 100  # 600 KB
+    refused = tools.execute("NOTION_APPEND_TEXT_BLOCKS", {"block_id": page, "children": heavy})
+    assert not refused["successful"] and "at most 500000 are allowed" in refused["error"]
+
+    deep: dict[str, Any] = {}
+    for _ in range(100_000):
+        deep = {"x": deep}
+    refused = tools.execute("NOTION_APPEND_TEXT_BLOCKS", {"block_id": page, "children": [deep]})
+    assert not refused["successful"] and "validation_error" in refused["error"]
+    assert len(tools.world.notion.pages[0].walk()) == before, "nothing of a refused request is written"
+
+    # the limits themselves are allowed: 100 children, 1,000 elements
+    fits = [block("toggle", str(t), [block("paragraph", "x")] * 9) for t in range(100)]
+    done = tools.execute("NOTION_APPEND_TASK_BLOCKS", {"block_id": page, "children": fits})
+    assert done["successful"], done["error"]

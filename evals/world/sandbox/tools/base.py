@@ -42,6 +42,9 @@ class Tool:
     # How refused arguments read: None is Composio's "Invalid arguments: ..."; a toolkit whose
     # service checks the nested content itself (Notion's blocks) answers in that service's words.
     describe: Callable[[ValidationError], str] | None = None
+    # A service's refusal of the raw request before its parameters are validated (Notion's request
+    # size limits), or None when it takes any request its parameter model takes.
+    admit: Callable[[object], str | None] | None = None
 
     @property
     def toolkit(self) -> str:
@@ -59,9 +62,15 @@ class Tool:
 class Toolkit:
     """The tools one service module defines, by slug in definition order."""
 
-    def __init__(self, name: str, describe: Callable[[ValidationError], str] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        describe: Callable[[ValidationError], str] | None = None,
+        admit: Callable[[object], str | None] | None = None,
+    ) -> None:
         self.name = name
         self.describe = describe
+        self.admit = admit
         self.tools: dict[str, Tool] = {}
 
     def tool(
@@ -78,6 +87,7 @@ class Toolkit:
                 params=params,
                 run=fn,
                 describe=self.describe,
+                admit=self.admit,
             )
             return fn
 

@@ -67,7 +67,7 @@ UPDATABLE = (
     "quote",
     "callout",
 )
-TOOLS = Toolkit("notion", describe=notion_blocks.describe)
+TOOLS = Toolkit("notion", describe=notion_blocks.describe, admit=notion_blocks.request_limits)
 tool = TOOLS.tool
 
 

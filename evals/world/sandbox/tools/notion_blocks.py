@@ -11,7 +11,12 @@ Notion accepts (mentions, equations). Now, following Notion's "Append block chil
 - a block type that cannot hold children (a heading that is not toggleable) refuses them;
 - rich text is `text`, `mention` (user, page, database, date, link_preview) or `equation`; the
   read-only `plain_text` and `href` Notion returns may be sent back and are ignored;
-- any key Notion does not know is refused, never dropped.
+- any key Notion does not know is refused, never dropped;
+- Notion's request size limits (developers.notion.com/reference/request-limits): at most 100 block
+  children in any one array, nested arrays included ("Arrays of block children longer than 100 will
+  result in an error"), at most 1,000 block elements and 500 KB in one request. Without them an
+  agent could append 100 toggles of 100 children of 100 each (a million blocks) in one call, which
+  live refuses and every grader after it would read.
 
 A refusal inside the content is Notion's 400 `validation_error`, its message in Notion's words
 ("body failed validation: body.children[0].toggle.foo should be not present"). The JSON schema
@@ -25,6 +30,7 @@ holds the mention: a known difference (docs/tools.md).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
@@ -39,6 +45,10 @@ if TYPE_CHECKING:
     from evals.world.sandbox.model import World
 
 MAX_DEPTH = 2  # "we allow up to two levels of nesting in a single request"
+MAX_CHILDREN = 100  # "a limit of 100 block children that can be appended by a single API request"
+MAX_BLOCK_ELEMENTS = 1000  # "the maximum size of payload is 1000 block elements and 500KB overall"
+MAX_PAYLOAD_BYTES = 500 * 1000
+BLOCK_ARRAYS = ("children", "blocks", "tables", "rows")  # the arrays whose items are blocks
 Color = Literal[
     "default", "gray", "brown", "orange", "yellow", "green", "blue", "purple", "pink", "red",
     "gray_background", "brown_background", "orange_background", "yellow_background",
@@ -49,6 +59,36 @@ Color = Literal[
 def notion_error(message: str) -> str:
     """Notion's 400 answer to a body it will not take, as the error text of the envelope."""
     return f"Notion API error 400 validation_error: body failed validation: {message}"
+
+
+def request_limits(args: object) -> str | None:
+    """Notion's refusal of a request past its size limits, or None: read from the raw arguments
+    before they are validated, so a huge request costs one walk, not a model per block. The walk
+    is iterative and the size measured on compact JSON, so no width or depth of input raises."""
+    elements = 0
+    stack: list[tuple[str, object]] = [("body", args)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((f"{where}.{key}", item) for key, item in value.items())
+        elif isinstance(value, list):
+            if where.rsplit(".", 1)[-1] in BLOCK_ARRAYS:
+                if len(value) > MAX_CHILDREN:
+                    count = len(value)
+                    limit = MAX_CHILDREN
+                    return notion_error(f"{where}.length should be ≤ `{limit}`, instead was `{count}`.")
+                elements += len(value)
+            stack.extend((f"{where}[{n}]", item) for n, item in enumerate(value))
+    if elements > MAX_BLOCK_ELEMENTS:
+        limit = MAX_BLOCK_ELEMENTS
+        return notion_error(f"the request has {elements} block elements; at most {limit} are allowed.")
+    try:
+        size = len(json.dumps(args, separators=(",", ":"), default=str).encode())
+    except (RecursionError, ValueError):
+        return notion_error("the request body is nested too deeply to read.")
+    if size > MAX_PAYLOAD_BYTES:
+        return notion_error(f"the request body is {size} bytes; at most {MAX_PAYLOAD_BYTES} are allowed.")
+    return None
 
 
 class Nested(BaseModel):

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from evals.world.outcome import Block
 from evals.world.sandbox.model import Database, Page, World
 from evals.world.sandbox.tools.base import Params, Toolkit
+from evals.world.sandbox.tools.notion_blocks import request_limits
 from evals.world.sandbox.tools.notion_tree import (
     find_database,
     find_page,
@@ -36,7 +37,7 @@ from evals.world.sandbox.tools.notion_tree import (
 from evals.world.sandbox.tools.notion_values import assign, blank_row, column_of, from_string
 from evals.world.toolset import ToolError
 
-TOOLS = Toolkit("notion-databases")
+TOOLS = Toolkit("notion-databases", admit=request_limits)
 tool = TOOLS.tool
 OptStr = str | None
 TIMESTAMPS = ("created_time", "last_edited_time")

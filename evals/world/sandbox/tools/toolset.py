@@ -32,6 +32,9 @@ class SandboxToolset:
         found = self.tools.get(slug)
         if found is None:
             return fail(f"Unknown tool {slug!r}")
+        refused = found.admit(args) if found.admit is not None else None
+        if refused is not None:
+            return fail(refused)
         try:
             params = found.params.model_validate(args if isinstance(args, dict) else {})
         except ValidationError as exc:
