@@ -94,7 +94,8 @@ UNCHANGED_AFTER = re.compile(
 )
 MOVED = re.compile(
     r"\b(?:moved|set|marked|changed|updated|switched|put)\b\s+(?P<target>.{1,60}?)\s+(?:to|as|into|in)\s+"
-    r"(?P<value>[\w][\w ]{0,30})|(?P<target2>[#\w-]{2,40})\s+(?:is now|now reads|is marked(?: as)?)\s+"
+    r"(?P<value>[\w][\w ]{0,30})|(?P<target2>[#\w-]{2,40}(?:(?:,\s*|,?\s+and\s+)[#\w-]{2,40}){0,5})\s+"
+    r"(?:is now|are now|now reads?|(?:is|are) (?:now )?marked(?: as)?)\s+"
     r"(?P<value2>[\w][\w ]{0,30})",
     re.IGNORECASE,
 )
@@ -422,7 +423,7 @@ def _updated(clause: str, known: list[Target], outcome: Outcome, claimed: set[st
         named = [t for t in _named(obj, known) if not (verb == "fixed" and t.kind == "row")]
         if verb in PLACING and cut and cut.group(0).lower() in {"to", "in", "on", "into", "onto", "from"}:
             place = object_ends.split(rest[cut.end() :], 1)[0]
-            named += [t for t in _named(place, known) if t.kind != "file"]
+            named += _named(place, known)
         for t in named:
             hits.setdefault(t.name, t)
         if verb in {"created", "added"} and not named:
@@ -541,7 +542,7 @@ def claims_in(ctx: GradeContext, text: str) -> list[Claim]:
             outside = _outside(ctx)
             went = f"mail went to {', '.join(outside)}" if outside else ""
             out.append(Claim("nothing outside", "mail", sentence, went))
-        for clause in CLAUSE.split(sentence):
+        for clause in _clauses(sentence):
             if NOT_A_FACT.search(clause):  # a plan, a condition or a request in this clause
                 continue
             out += _pull_claims(clause, ctx.outcome)
@@ -553,6 +554,20 @@ def claims_in(ctx: GradeContext, text: str) -> list[Claim]:
             }
             out += here + _updated(clause, known, ctx.outcome, claimed)
     return out
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The sentence's clauses (CLAUSE), a comma list of identifiers or file names kept as one
+    subject: "#318, #320 to Done", "request_logs.py, common.py and session_events.py are unchanged"."""
+    ident = r"(?:#?\b[A-Za-z]{0,12}-?\d{1,6}\b|[\w./-]+\.\w{1,5}\b)"
+    cuts, start = [], 0
+    for m in CLAUSE.finditer(sentence):
+        listed = m.group(0).startswith(",") and re.search(ident + r"$", sentence[: m.start()])
+        if listed and re.match(rf"(?:and\s+)?{ident}", sentence[m.end() :]):
+            continue
+        cuts.append(sentence[start : m.start()])
+        start = m.end()
+    return [*cuts, sentence[start:]]
 
 
 def _clause_before(sentence: str, start: int) -> str:

@@ -45,6 +45,7 @@ LOG_RETENTION: list[tuple[str, Change, bool | None]] = [
     ("The Data Retention Policy and support_attachments.py are unchanged.", attachments_changed, False),
     ("The Data Retention Policy and support_attachments.py are unchanged.", policy_rewritten, False),
     ("The Data Retention Policy was not updated.", policy_rewritten, False),
+    ("common.py, request_logs.py and support_attachments.py are unchanged.", attachments_changed, False),
     # a page named loosely, but only one page it can be
     ("I left the retention policy page as it was.", as_is, True),
     ("I left the retention policy page as it was.", policy_rewritten, False),
@@ -115,6 +116,9 @@ BOARD: list[tuple[str, bool | None]] = [
     ("- Moved #318 and #320 to Done", False),
     ("Moved #320 and #318 to Done.", False),
     ("* #318, done", None),  # no verb: a status list's label, not read as a move
+    ("- Moved #318, #320 to Done", False),  # a comma list is one subject, not two clauses
+    ("#318 and #320 are now Done.", False),
+    ("Moved #318 to Done, #320 stays In Review", True),
 ]
 
 
