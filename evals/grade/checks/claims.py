@@ -404,6 +404,16 @@ def _update_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str
     return did, done, object_ends, path
 
 
+# After "X was updated": when or by whom, which makes it the thing's history, not the writer's work.
+@functools.cache
+def _history() -> re.Pattern[str]:
+    return re.compile(
+        r"\bby\s+(?!me\b|us\b|the agent\b)[A-Z]\w+|\bago\b|\blast (?:week|month|year|quarter)\b|"
+        r"\bpreviously\b|\bearlier\b|\bin (?:19|20)\d\d\b|"
+        r"\bin (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b|\bon \d{4}-\d\d-\d\d\b"
+    )
+
+
 PLACING = frozenset("created added put linked wrote documented recorded noted logged".split())  # noqa: SIM905
 
 
@@ -435,7 +445,10 @@ def _updated(clause: str, known: list[Target], outcome: Outcome, claimed: set[st
         for m in t.pattern.finditer(clause):
             if re.search(r"\b(?:on|in|from|at|to|for|with|by|under|about)\s+$", clause[: m.start()], re.I):
                 continue  # "the ticket on the Sprint 4 board is Done": the board is not what is Done
-            said = done.search(_after_subjects(clause[m.end() :], known))
+            rest = _after_subjects(clause[m.end() :], known)
+            said = done.search(rest)
+            if said and _history().search(rest[said.end() :]):
+                continue  # "the policy was updated in March by Ines": its history, not this run's work
             if said and not (
                 t.kind == "row" and re.search(r"fixed|done|revised|amended", said.group(0), re.I)
             ):
@@ -501,8 +514,11 @@ def _pull_claims(sentence: str, outcome: Outcome) -> list[Claim]:
 
 
 def _none_before(clause: str, match: re.Match[str]) -> bool:
-    """ "None of the PRs is merged", "neither PR is merged", "no PR was merged": a negated subject."""
-    return bool(re.search(r"\b(?:none|neither|nor|no|not)\b", clause[: match.start()], re.IGNORECASE))
+    """ "None of the PRs is merged", "neither PR is merged", "no PR was merged": a negated subject;
+    "Deployed: no", "I merged nothing": a negated object."""
+    negated = r"\b(?:none|neither|nor|no|not|nothing|never|zero|0)\b"
+    after = re.match(rf"\W*{negated}", clause[match.end() :], re.IGNORECASE)
+    return bool(after or re.search(negated, clause[: match.start()], re.IGNORECASE))
 
 
 def _wrote_claims(sentence: str, ctx: GradeContext) -> list[Claim]:
