@@ -379,16 +379,16 @@ def _update_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str
     ends, a path a file was created at), compiled on first use."""
     did = re.compile(
         r"(?:^\W*|\b(?:I|we)(?:'ve| have)?\s+(?:also\s+|now\s+|then\s+|just\s+)?|\b(?:also|then|and)\s+)"
-        r"(?P<verb>updated|edited|revised|amended|rewrote|fixed|modified|changed|filled in|created|added|put|"
-        r"linked|wrote|documented|recorded|noted|logged)\b",
+        r"(?P<verb>updated|edited|revised|amended|rewrote|fixed|modified|changed|filled in|refreshed|synced|"
+        r"patched|corrected|created|added|put|linked|wrote|documented|recorded|noted|logged)\b",
         re.IGNORECASE,
     )
     done = re.compile(
         r"^\W*(?:(?:is|was|are|were|has been|have been|got)\s+)?(?:now\s+|also\s+|all\s+|both\s+)?"
-        r"(?:updated|edited|revised|amended|rewritten|fixed|modified|changed|filled in|done)\b"
-        r"(?!\s+by\s+(?!me\b|us\b))|"
+        r"(?:updated|edited|revised|amended|rewritten|fixed|modified|changed|filled in|refreshed|synced|"
+        r"patched|corrected|done|up[- ]to[- ]date|in sync)\b(?!\s+by\s+(?!me\b|us\b))|"
         r"^\W*(?:(?:is|are)\s+)?now\s+(?:links?|lists?|has|have|includes?|shows?|points?|says|reads|records|mentions|"
-        r"contains|documents)\b",
+        r"contains|documents|reflects?|covers?|references?|describes?)\b",
         re.IGNORECASE,
     )
     object_ends = re.compile(
