@@ -11,6 +11,11 @@ Two ways to get the judge's side of each labelled part:
   the labels reviewers gave in that run's viewer. No call at all. A run judged by the labels
   themselves (offline) has no model judge to measure, and says so (exit 2).
 
+Either way only the labels of a window are counted (evals/grade/labelled.py, `windowed`): by default
+the newest 90 days by label date, ending on the newest dated label or `--as-of`, undated labels
+(labels.yaml) always; `--all-labels` counts every label. The window is printed and recorded, and the
+report's judge line says it.
+
 No labelled judged part at all (an adopting repository before its first label) is "not measured",
 exit 0, nothing recorded: never a pass, never a failure (the nightly's judge job shows it as a notice).
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from tabulate import tabulate
@@ -45,7 +51,7 @@ from evals.gate.judge_record import (
     load_judge_checks,
 )
 from evals.grade.judge import Judgement, make_judge
-from evals.grade.labelled import Labelled, disputed, latest, load_labelled
+from evals.grade.labelled import WINDOW_DAYS, Labelled, LabelWindow, disputed, latest, load_labelled, windowed
 from evals.grade.labels import Label
 from evals.records.rundir import RunDir
 from evals.run.finish import checked_records
@@ -218,13 +224,28 @@ def not_measured(source: str) -> str:
     )
 
 
+def _labels(
+    defined: dict[str, LoadedScenario], days: int | None, as_of: date | None
+) -> tuple[dict[str, dict[tuple[str, str], Labelled]], LabelWindow]:
+    """Each task's current labels (the newest per part and evidence), inside the window."""
+    return windowed({n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}, days, as_of)
+
+
 def agreement(
-    config: Config, project: Path, scenarios: list[str] | None, run: Path | None, record: Path | None
+    config: Config,
+    project: Path,
+    scenarios: list[str] | None,
+    run: Path | None,
+    record: Path | None,
+    *,
+    days: int | None = WINDOW_DAYS,
+    as_of: date | None = None,
 ) -> ExitCode:
-    """`evals judge agreement` (evals/commands/judge.py parses its arguments)."""
+    """`evals judge agreement` (evals/commands/judge.py parses its arguments); `days=None` counts
+    every label, `as_of` ends the window on that day instead of the newest label's."""
     if run is not None:
         defined, stored = _from_run(run, config, project, scenarios)
-        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        sets, window = _labels(defined, days, as_of)
         if stored and all(v.source in ("label", "none") for *_, v in stored):
             print(
                 f"error: run {run} was judged by the human labels themselves (no model key): "
@@ -247,17 +268,20 @@ def agreement(
             )
             return ExitCode.BAD_INPUT
         defined = load_scenarios(project, config, scenarios or config.suite)
-        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        sets, window = _labels(defined, days, as_of)
         # no label at all: nothing to replay or ask (a label file that does not read stopped above)
         pairs = _from_replays_judged(config, project, defined, sets) if any(sets.values()) else []
         source = "the bundled replays"
     if not pairs:  # not a failure (an adopter before its first label), and never a pass
-        print(not_measured(source))
+        print(not_measured(source) + f" ({window.words()})")
         return ExitCode.PASS
     order = [f"{n}/{part.id}" for n, loaded in defined.items() for _, part in loaded.rubric.parts()]
     overall, criteria = measure_pairs(pairs, order)
     identity = _identity(config, defined)
-    print(f"Judge {identity.model} vs people, {overall.labels} labelled part(s) from {source}:\n")
+    print(
+        f"Judge {identity.model} vs people, {overall.labels} labelled part(s) from {source}, "
+        f"labels of {window.words()}:\n"
+    )
     print("\n".join(render(overall, criteria, pairs)))
     for name, known in defined.items():
         split = disputed(load_labelled(known.folder))
@@ -276,6 +300,7 @@ def agreement(
             criteria=criteria,
             changed=changed,
             alarms=alarms_for(overall, floor, changed),
+            window=window,
         )
         append_judge_check(record, check)
         print(f"\nRecorded in {record}" + (": " + "; ".join(check.alarms) if check.alarms else ""))

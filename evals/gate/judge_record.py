@@ -24,6 +24,7 @@ from evals.core.jsonio import append_jsonl, cut_torn_tail, read_numbered_lines
 from evals.core.loading import describe_validation_error
 from evals.core.model import FrozenModel
 from evals.gate.agreement import Agreement
+from evals.grade.labelled import LabelWindow
 
 JUDGE_FILE = "judge.jsonl"  # next to the baseline file, like operating.jsonl
 
@@ -59,6 +60,13 @@ class JudgeCheck(FrozenModel):
         default_factory=list, description="how the judge differs from the previous one"
     )
     alarms: list[str] = Field(default_factory=list, description="why this judge should not be trusted now")
+    window: LabelWindow | None = Field(
+        default=None, description="the labels counted; None on lines recorded before windows (every label)"
+    )
+
+    def window_words(self) -> str:
+        """The labels the figures are about; a line from before windows measured every label."""
+        return self.window.words() if self.window is not None else "all labels"
 
     @property
     def below_floor(self) -> bool:

@@ -38,7 +38,7 @@ def judge_line(check: JudgeCheck | None, fingerprint: dict[str, Any] | None = No
     if check is None:
         return f"{LEAD} agreement with people not measured yet (`evals judge agreement --record`, {where})"
     when = check.recorded[:10]
-    figures = f"{_figures(check)} · {check.judge.model}, measured {when}, {where}"
+    figures = f"{_figures(check)} · {check.window_words()} · {check.judge.model}, measured {when}, {where}"
     changed = identity_of(fingerprint).changes_from(check.judge) if fingerprint else []
     if changed:  # this run's judge is not the one measured
         return (

@@ -26,6 +26,8 @@ from tests.support.paths import ROOT
 from tests.support.stubs.anthropic_stub import Reply, StubAnthropic, text
 
 REGRESSED = "to cut the false positives"
+REGRESSED_T1B = "12d6d34ebbde80dc971ef2de8bbf973ec93ba1ea0883a2e9a742bfa338cd3c9c"  # labels.yaml: 0
+REFERENCE_T5 = "c15bbadce457f35e06f559640ae9a0580fb3ba4a7d3b88319a3ea8f41cf74195"  # labels.yaml: 1
 
 
 def verdict(score: int) -> Reply:
@@ -177,3 +179,46 @@ def test_the_nightly_step_turns_not_measured_into_a_warning_and_a_bad_label_file
     red = step()
     assert red.returncode == 2 and "::error title=Agent evals::" in red.stdout
     assert "agreement **not measured** tonight (exit 2)" in summary.read_text(encoding="utf-8")
+
+
+def test_by_default_the_newest_90_days_are_measured_and_all_labels_on_request(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Reviewers re-labelled two of the replays' parts: the regressed reply as 1 long ago (the judge
+    reads it as 0), the reference T5 last month. The window ends on the newest label (2026-11-30),
+    never on the clock, so the old disagreement is out of it unless every label is asked for."""
+    for extra in (project / "scenario" / "trial-run" / "replays").glob("*.yaml"):
+        if extra.stem not in {"reference", "regressed"}:
+            extra.unlink()
+    labelled = project / "scenario" / "trial-run" / "labels"
+    labelled.mkdir()
+    lines = [
+        {"part": "T1b", "evidence_sha256": REGRESSED_T1B, "score": 1, "date": "2026-03-01"},
+        {"part": "T5", "evidence_sha256": REFERENCE_T5, "score": 1, "date": "2026-11-30"},
+    ]
+    (labelled / "ana.jsonl").write_text(
+        "".join(
+            json.dumps({**line, "by": "ana", "why": "read it", "run": "nightly-7"}) + "\n" for line in lines
+        ),
+        encoding="utf-8",
+    )
+    record = project / "baseline" / "judge.jsonl"
+    with judge(monkeypatch, reading):
+        assert main(["judge", "agreement", "--record"]) == 0
+        windowed = capsys.readouterr().out
+        assert main(["judge", "agreement", "--all-labels", "--record"]) == 0
+        every = capsys.readouterr().out
+        assert main(["judge", "agreement", "--as-of", "2026-03-15", "--days", "30"]) == 0
+        march = capsys.readouterr().out
+    assert (
+        "2 labelled part(s) from the bundled replays, labels of the newest 90 days (2026-09-02 – 2026-11-30: "
+        "1 dated label(s) and 5 undated; 1 older not counted)" in windowed
+    )
+    assert row(windowed, "**overall**")[:2] == ["2", "100%"]
+    assert "labels of all labels (2 dated label(s) and 5 undated)" in every
+    assert row(every, "**overall**")[:2] == ["3", "67%"]  # the old disagreement counts again
+    assert "(2026-02-14 – 2026-03-15: 1 dated label(s) and 5 undated; 1 newer not counted)" in march
+    assert row(march, "**overall**")[:2] == ["2", "50%"]
+    first, second = load_judge_checks(record)
+    assert first.window is not None and (first.window.days, first.window.end) == (90, "2026-11-30")
+    assert second.window is not None and second.window.days is None

@@ -16,6 +16,7 @@ from evals.gate.judge_record import (
     bless_refusal,
     load_judge_checks,
 )
+from evals.grade.labelled import LabelWindow
 from evals.report.judge_line import judge_line
 
 PROMPT = "trial-run/judge/T1b.md"
@@ -50,6 +51,17 @@ def test_the_line_states_agreement_with_ac1_and_its_interval() -> None:
     assert line.startswith("⚖️ **The judge:** agrees with people on **96% of 52 labelled parts** (AC1 0.9")
     assert "claude-haiku-4-5, measured 2026-12-01" in line
     assert "not measured yet" in judge_line(None)
+
+
+def test_the_line_says_which_labels_were_counted() -> None:
+    window = LabelWindow(days=90, start="2026-09-03", end="2026-12-01", dated=40, undated=12, older=5)
+    line = judge_line(check(GOOD).model_copy(update={"window": window}), fingerprint())
+    assert "(AC1 0.9" in line and (
+        " · the newest 90 days (2026-09-03 – 2026-12-01: 40 dated label(s) and 12 undated; 5 older not "
+        "counted) · claude-haiku-4-5, measured 2026-12-01" in line
+    )
+    # a line recorded before windows existed measured every label, and says so
+    assert " · all labels · claude-haiku-4-5" in judge_line(check(GOOD), fingerprint())
 
 
 def test_a_constant_judge_is_named_in_the_line_and_raises_the_alarm() -> None:
