@@ -122,11 +122,28 @@ def identity_of(fingerprint: dict[str, Any]) -> JudgeIdentity:
 
 
 def measured_for(checks: list[JudgeCheck], judge: JudgeIdentity) -> JudgeCheck | None:
-    """The newest measurement of this very judge (same model, no shared prompt changed), if any."""
+    """The newest measurement of this very judge: the same model, and every one of its prompts
+    measured with the same content. A measurement that lacked one of its prompts (a task added since,
+    a run of tasks the nightly never measures) did not measure this judge: that prompt's agreement
+    with people is unknown, however well the others did."""
     for check in reversed(checks):
-        if not judge.changes_from(check.judge):
+        if check.judge.model == judge.model and all(
+            check.judge.prompts.get(prompt) == digest for prompt, digest in judge.prompts.items()
+        ):
             return check
     return None
+
+
+def _unmeasured(checks: list[JudgeCheck], judge: JudgeIdentity) -> str:
+    """How `judge` differs from everything measured, in words: changed since the newest measurement,
+    or prompts/model no measurement ever had."""
+    newest = checks[-1].judge
+    changed = judge.changes_from(newest)
+    if changed:
+        return f"the judge changed since its agreement was last measured ({'; '.join(changed)})"
+    missing = sorted(p for p in judge.prompts if p not in newest.prompts)
+    shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    return f"this judge was never measured as a whole (judge prompt {shown} is not in its last measurement)"
 
 
 def bless_refusal(checks: list[JudgeCheck], judge: JudgeIdentity) -> str | None:
@@ -137,8 +154,7 @@ def bless_refusal(checks: list[JudgeCheck], judge: JudgeIdentity) -> str | None:
         return f"the judge's agreement with people was never measured; {fix}"
     found = measured_for(checks, judge)
     if found is None:
-        changed = "; ".join(judge.changes_from(checks[-1].judge)) or "another judge"
-        return f"the judge changed since its agreement was last measured ({changed}); {fix}"
+        return f"{_unmeasured(checks, judge)}; {fix}"
     if found.below_floor:
         floor = "; ".join(a for a in found.alarms if a.startswith(FLOOR_ALARM))
         return (
