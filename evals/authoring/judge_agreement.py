@@ -101,7 +101,8 @@ def _from_replays_judged(
         }
         for name, known in sets.items()
     }
-    samples, _ = _samples(defined, as_labels, _from_replays(defined, project))
+    labelled = {name: loaded for name, loaded in defined.items() if sets.get(name)}  # the rest: no pair
+    samples, _ = _samples(defined, as_labels, _from_replays(labelled, project))
     judge = make_judge(config.judge, project, {}, api_key_present=True)
     verdicts = judge.decide_all([s.pending.request for s in samples])
     return [
