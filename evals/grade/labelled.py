@@ -83,23 +83,44 @@ class Labelled:
         return None if self.line.date == UNDATED else date.fromisoformat(self.line.date[:10])
 
 
+MAX_FILE_BYTES = 16 * 1024 * 1024  # ~40,000 labels: more is not a labels file a person wrote
+MAX_LINE_BYTES = 64 * 1024  # one label, its reason one line: far below this
+
+
 def read_label_lines(path: Path) -> list[LabelLine]:
-    """Every line of one JSONL labels file; a line that does not read is bad input, named."""
+    """Every line of one JSONL labels file; a line that does not read is bad input, named.
+
+    The read is bounded (MAX_FILE_BYTES, MAX_LINE_BYTES): the files come from pull requests, and a
+    huge file or line (or a link to /dev/zero) must be a clear error naming the file, not a command
+    that eats the runner's memory before saying anything."""
     out: list[LabelLine] = []
+    how = '(each line of a labels/*.jsonl file is one label: docs/judge.md, "Labelling")'
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise BadInputError(f"{path}: cannot read: {exc}") from exc
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if not raw.strip():
+    if len(data) > MAX_FILE_BYTES:
+        raise BadInputError(
+            f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB, not read; split it into "
+            f"several labels/*.jsonl files {how}"
+        )
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        if len(raw) > MAX_LINE_BYTES:
+            raise BadInputError(
+                f"{path}:{number}: a line longer than {MAX_LINE_BYTES // 1024} KiB, not read {how}"
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadInputError(f"{path}:{number}: not UTF-8 ({exc.reason}) {how}") from exc
+        if not text.strip():
             continue
         try:
-            out.append(LabelLine.model_validate_json(raw))
+            out.append(LabelLine.model_validate_json(text))
         except ValidationError as exc:
-            raise BadInputError(
-                describe_validation_error(Path(f"{path}:{number}"), exc)
-                + '\n(each line of a labels/*.jsonl file is one label: docs/judge.md, "Labelling")'
-            ) from exc
+            where = Path(f"{path}:{number}")
+            raise BadInputError(describe_validation_error(where, exc) + "\n" + how) from exc
     return out
 
 

@@ -223,3 +223,20 @@ def test_by_default_the_newest_90_days_are_measured_and_all_labels_on_request(
     first, second = load_judge_checks(record)
     assert first.window is not None and (first.window.days, first.window.end) == (90, "2026-11-30")
     assert second.window is not None and second.window.days is None
+
+
+def test_a_huge_label_file_stops_the_command_naming_it_before_any_call(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    labelled = project / "scenario" / "trial-run" / "labels"
+    labelled.mkdir()
+    one = {"part": "T5", "evidence_sha256": REFERENCE_T5, "score": 1, "by": "ana", "why": "x" * 900}
+    line = json.dumps({**one, "date": "2026-11-30", "run": "nightly-7"}) + "\n"  # each line valid
+    with (labelled / "flood.jsonl").open("w", encoding="utf-8") as handle:
+        handle.write(line * (17 * 1024 * 1024 // len(line) + 1))
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--record"]) == 2
+    assert stub.requests == []
+    err = capsys.readouterr().err
+    assert "labels/flood.jsonl: larger than 16 MiB, not read" in err
+    assert not (project / "baseline" / "judge.jsonl").exists()

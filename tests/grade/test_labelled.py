@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from evals.core.errors import BadInputError
-from evals.grade.labelled import UNDATED, Labelled, LabelLine, latest, read_label_lines, windowed
+from evals.grade.labelled import (
+    MAX_FILE_BYTES,
+    MAX_LINE_BYTES,
+    UNDATED,
+    Labelled,
+    LabelLine,
+    latest,
+    read_label_lines,
+    windowed,
+)
 
 SHA = "ab" * 32
 
@@ -89,3 +98,25 @@ def test_a_date_the_calendar_lacks_is_bad_input_naming_the_line(tmp_path: Path) 
     path.write_text(good + "\n" + good.replace("2026-12-01", "2026-13-45") + "\n", encoding="utf-8")
     with pytest.raises(BadInputError, match=r"bad.jsonl:2.*not a calendar day"):
         read_label_lines(path)
+
+
+def test_a_huge_file_or_line_or_non_utf8_is_bad_input_naming_the_file(tmp_path: Path) -> None:
+    """Label files come from pull requests: the read is bounded, never the whole of whatever is there."""
+    good = label("p", "2026-12-01").line.model_dump_json() + "\n"
+    huge = tmp_path / "huge.jsonl"
+    with huge.open("w", encoding="utf-8") as handle:  # valid lines, just too many of them
+        for _ in range(MAX_FILE_BYTES // len(good) + 1):
+            handle.write(good)
+    with pytest.raises(BadInputError, match=r"huge.jsonl: larger than 16 MiB, not read; split it"):
+        read_label_lines(huge)
+    long_line = tmp_path / "long.jsonl"
+    long_line.write_text(good + good.replace('"ana"', '"' + "a" * MAX_LINE_BYTES + '"'), encoding="utf-8")
+    with pytest.raises(BadInputError, match=r"long.jsonl:2: a line longer than 64 KiB"):
+        read_label_lines(long_line)
+    latin = tmp_path / "latin.jsonl"
+    latin.write_bytes(good.replace("ana", "an\xe9").encode("latin-1"))
+    with pytest.raises(BadInputError, match=r"latin.jsonl:1: not UTF-8"):
+        read_label_lines(latin)
+    ok = tmp_path / "ok.jsonl"
+    ok.write_text(good * 3 + "\n", encoding="utf-8")  # within bounds: every line, a blank one skipped
+    assert len(read_label_lines(ok)) == 3
