@@ -403,6 +403,36 @@ def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:
     assert "environment" not in workflow["jobs"]["fan-in"], "the fan-in re-grades nothing: no secrets"
 
 
+def cache_steps(job: dict[str, Any]) -> list[tuple[int, str, dict[str, str]]]:
+    """(position, verb, with) of every actions/cache step of a job."""
+    return [
+        (i, step["uses"].split("@")[0].rsplit("/", 1)[1], step.get("with", {}))
+        for i, step in enumerate(job["steps"])
+        if str(step.get("uses", "")).startswith("actions/cache")
+    ]
+
+
+def test_each_shard_restores_the_judge_jobs_cache_before_the_agent_and_never_saves_one() -> None:
+    """A shard asks the judge nothing the judge job already asked (same key and prefix it saves
+    under); it saves nothing, because it runs the agent, and a cache it wrote would be restored by
+    later nights and the judge's own measurement (planted grades)."""
+    jobs = load(FOLDER / "evals-nightly-gate.yml")["jobs"]
+    (saved,) = [w for _, verb, w in cache_steps(jobs["judge"]) if verb == "save"]
+    (judge_restore,) = [w for _, verb, w in cache_steps(jobs["judge"]) if verb == "restore"]
+    shard = cache_steps(jobs["shard"])
+    assert [verb for _, verb, _ in shard] == ["restore"], "a shard restores the judge cache, saves none"
+    ((at, _, restore),) = shard
+    assert restore == judge_restore and restore["key"] == saved["key"] and restore["path"] == saved["path"]
+    assert saved["key"].startswith(restore["restore-keys"].strip())  # last night's save is found
+    agent = next(
+        i for i, step in enumerate(jobs["shard"]["steps"]) if step.get("run") == "bash scripts/agent.sh"
+    )
+    assert at < agent, "restored before the agent stage grades"
+    assert restore["path"] == ".evals-cache/judge"  # evals.yaml judge.cache_dir
+    config = yaml.safe_load((ROOT / "evals.yaml").read_text(encoding="utf-8"))
+    assert config.get("judge", {}).get("cache_dir", ".evals-cache/judge").rstrip("/") == restore["path"]
+
+
 def test_ci_runs_the_offline_suite_on_push_and_pull_request_without_secrets() -> None:
     """Push and pull request run `make test`; the schedule runs the drawn instances it leaves out."""
     workflow = load(ROOT / ".github" / "workflows" / "ci.yml")
