@@ -27,7 +27,7 @@ from evals.gate.baseline_file import (
     recent,
 )
 from evals.gate.guards import full_marks
-from evals.gate.judge_record import JudgeCheck, bless_refusal, identity_of
+from evals.gate.judge_record import JudgeCheck, bless_refusal, identity_of, project_checks
 from evals.gate.part_fingerprint import comparability
 from evals.gate.summary import Summary
 from evals.grade.rubric import load_rubric
@@ -100,7 +100,7 @@ def check_judge_measured(
     measures its judge, and a judge it never measured is refused like a changed one."""
     if not model_judged(records):
         return ""
-    if not checks:
+    if not project_checks(checks):
         return (
             "warning: the judge's agreement with people was never measured (`evals judge agreement "
             "--record`): this baseline's judged parts rest on a judge nobody checked (docs/judge.md)"

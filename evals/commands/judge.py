@@ -24,8 +24,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_config(agree)
     add_scenarios(agree)
-    agree.add_argument(
+    source = agree.add_mutually_exclusive_group()
+    source.add_argument(
         "--run", type=Path, metavar="DIR", help="measure the verdicts this run stored (no model call)"
+    )
+    source.add_argument(
+        "--prompts-from",
+        type=Path,
+        metavar="HEAD",
+        help="a PR head checked out as data: measure only the judge prompts it edits, with its text "
+        "(the rest stays this checkout's; recorded as the PR's measurement, which the report's judge "
+        "line shows and bless never accepts)",
     )
     agree.add_argument(
         "--record",
@@ -79,4 +88,13 @@ def handle_agreement(args: argparse.Namespace) -> ExitCode:
     elif args.record is not None:
         record = Path(args.record)
     days = None if args.all_labels else args.days
-    return agreement(config, project, args.scenario, args.run, record, days=days, as_of=args.as_of)
+    return agreement(
+        config,
+        project,
+        args.scenario,
+        args.run,
+        record,
+        days=days,
+        as_of=args.as_of,
+        prompts_from=args.prompts_from,
+    )

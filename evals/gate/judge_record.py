@@ -45,6 +45,12 @@ class JudgeIdentity(FrozenModel):
         ]
         return out
 
+    def unmeasured_by(self, measured: JudgeIdentity) -> list[str]:
+        """Why `measured` does not vouch for this judge, in words: what changed, and the prompts it
+        never had (a task it did not measure). Empty: it measured exactly this judge."""
+        missing = sorted(p for p in self.prompts if p not in measured.prompts)
+        return self.changes_from(measured) + [f"judge prompt {p} never measured" for p in missing]
+
 
 class JudgeCheck(FrozenModel):
     """One measurement of the judge against the labelled set."""
@@ -62,6 +68,15 @@ class JudgeCheck(FrozenModel):
     alarms: list[str] = Field(default_factory=list, description="why this judge should not be trusted now")
     window: LabelWindow | None = Field(
         default=None, description="the labels counted; None on lines recorded before windows (every label)"
+    )
+
+    prompts_from: str | None = Field(
+        default=None,
+        description="set on a PR's measurement of the judge prompts it edits (the head it read them "
+        "from): not the project's judge, never a measurement bless accepts",
+    )
+    base: JudgeCheck | None = Field(
+        default=None, description="on a PR's measurement: the project's newest one when it was taken"
     )
 
     def window_words(self) -> str:
@@ -121,15 +136,19 @@ def identity_of(fingerprint: dict[str, Any]) -> JudgeIdentity:
     return JudgeIdentity(model=str(fingerprint.get("judge_model", "")), prompts=prompts)
 
 
+def project_checks(checks: list[JudgeCheck]) -> list[JudgeCheck]:
+    """The project's own measurements: a PR's measurement of the prompts it edits (a PR job's
+    transient file) is about a judge nobody merged, and vouches for nothing else."""
+    return [c for c in checks if c.prompts_from is None]
+
+
 def measured_for(checks: list[JudgeCheck], judge: JudgeIdentity) -> JudgeCheck | None:
     """The newest measurement of this very judge: the same model, and every one of its prompts
     measured with the same content. A measurement that lacked one of its prompts (a task added since,
     a run of tasks the nightly never measures) did not measure this judge: that prompt's agreement
     with people is unknown, however well the others did."""
-    for check in reversed(checks):
-        if check.judge.model == judge.model and all(
-            check.judge.prompts.get(prompt) == digest for prompt, digest in judge.prompts.items()
-        ):
+    for check in reversed(project_checks(checks)):
+        if not judge.unmeasured_by(check.judge):
             return check
     return None
 
@@ -150,6 +169,7 @@ def bless_refusal(checks: list[JudgeCheck], judge: JudgeIdentity) -> str | None:
     """Why a model-judged run may not be blessed yet, or None: its judge must have been measured
     against people, and that measurement must not have fallen below the floor."""
     fix = 'measure it with `evals judge agreement --record` (docs/judge.md, "Drift")'
+    checks = project_checks(checks)
     if not checks:
         return f"the judge's agreement with people was never measured; {fix}"
     found = measured_for(checks, judge)

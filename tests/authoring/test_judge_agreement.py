@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -21,7 +22,8 @@ from typing import Any
 import pytest
 
 from evals.cli import main
-from evals.gate.judge_record import load_judge_checks
+from evals.gate.judge_record import load_judge_checks, measured_for
+from evals.report.judge_line import judge_line
 from tests.support.paths import ROOT
 from tests.support.stubs.anthropic_stub import Reply, StubAnthropic, text
 
@@ -239,4 +241,99 @@ def test_a_huge_label_file_stops_the_command_naming_it_before_any_call(
     assert stub.requests == []
     err = capsys.readouterr().err
     assert "labels/flood.jsonl: larger than 16 MiB, not read" in err
+    assert not (project / "baseline" / "judge.jsonl").exists()
+
+
+def pr_head(project: Path, tmp_path: Path, addition: str) -> Path:
+    """A PR head checked out as data: the base's T1b prompt with one more sentence, T5's unchanged."""
+    head = tmp_path / "pr-head"
+    shutil.copytree(project / "scenario" / "trial-run" / "judge", head / "scenario" / "trial-run" / "judge")
+    prompt = head / "scenario" / "trial-run" / "judge" / "T1b.md"
+    prompt.write_text(prompt.read_text(encoding="utf-8") + f"\n{addition}\n", encoding="utf-8")
+    return head
+
+
+def test_a_prs_edited_judge_prompt_is_measured_alone_and_the_report_line_gives_its_figure(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The PR job's measurement: only the parts the edited prompt judges are asked, with the head's
+    text; the record names only that prompt, keeps the project's measurement beside it, and the
+    report's line shows both figures. Without that measurement the line says "not measured"."""
+    for extra in (project / "scenario" / "trial-run" / "replays").glob("*.yaml"):
+        if extra.stem not in {"reference", "regressed"}:
+            extra.unlink()
+    record = project / "baseline" / "judge.jsonl"
+    head = pr_head(project, tmp_path, "Be extra careful with the threshold.")
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--record"]) == 0  # the project's own (the nightly's)
+        base_calls = len(stub.requests)
+        assert main(["judge", "agreement", "--prompts-from", str(head), "--record"]) == 0
+    pr_requests = stub.requests[base_calls:]
+    assert len(pr_requests) == 2  # T1b's two labelled replies, asked afresh with the new text; T5 not
+    assert all("Be extra careful with the threshold." in r["messages"][0]["content"] for r in pr_requests)
+    out = capsys.readouterr().out
+    assert "judged with the prompts" in out and "(trial-run/judge/T1b.md)" in out
+    base, pr = load_judge_checks(record)
+    assert pr.prompts_from == str(head) and pr.base == base and not pr.changed
+    assert list(pr.judge.prompts) == ["trial-run/judge/T1b.md"]
+    assert pr.judge.prompts["trial-run/judge/T1b.md"] != base.judge.prompts["trial-run/judge/T1b.md"]
+    assert pr.overall.labels == 2 and pr.overall.raw == 1.0
+
+    fingerprint = {  # the run, graded with the base's prompts (the PR's edits are not used for it)
+        "judge_model": base.judge.model,
+        "scenarios": {
+            "trial-run": {
+                "judge_prompts": {
+                    "judge/T1b.md": base.judge.prompts["trial-run/judge/T1b.md"],
+                    "judge/T5.md": base.judge.prompts["trial-run/judge/T5.md"],
+                }
+            }
+        },
+    }
+    edited = ["scenario/trial-run/judge/T1b.md"]
+    line = judge_line(pr, fingerprint, edited)
+    assert line.startswith(
+        "⚖️ **The judge:** agrees with people on **100% of 3 labelled parts**"
+    )  # the base's
+    assert (
+        "· this PR's judge prompt(s) `trial-run/judge/T1b.md`: agrees with people on **100% of 2 labelled"
+        in line
+    )
+    # no PR measurement (a keyless PR job): the edited prompt is "not measured", no figure of its own
+    keyless = judge_line(base, fingerprint, edited)
+    assert keyless.endswith(
+        "· this PR edits judge prompt(s) `trial-run/judge/T1b.md`: their agreement with people is "
+        "**not measured** (the PR's judge job measures it with ANTHROPIC_API_KEY; "
+        "docs/judge.md#can-i-trust-it)"
+    )
+    assert keyless.count("agrees with people") == 1  # the base judge's figure only, never for the new prompt
+    # bless never takes a PR's measurement for the project's judge
+    assert measured_for([pr], pr.judge) is None
+
+
+def test_a_prompt_the_pr_links_outside_its_head_is_refused_unread(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = pr_head(project, tmp_path, "unused")
+    secret = tmp_path / "runner-file.txt"
+    secret.write_text("not for the model\n", encoding="utf-8")
+    prompt = head / "scenario" / "trial-run" / "judge" / "T1b.md"
+    prompt.unlink()
+    prompt.symlink_to(secret)
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--prompts-from", str(head), "--record"]) == 2
+    assert stub.requests == []
+    assert "T1b.md: not a regular file inside" in capsys.readouterr().err
+    assert not (project / "baseline" / "judge.jsonl").exists()
+
+
+def test_a_pr_that_edits_no_judge_prompt_measures_nothing(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    head = tmp_path / "pr-head"
+    shutil.copytree(project / "scenario" / "trial-run" / "judge", head / "scenario" / "trial-run" / "judge")
+    with judge(monkeypatch, reading) as stub:
+        assert main(["judge", "agreement", "--prompts-from", str(head), "--record"]) == 0
+    assert stub.requests == []
+    assert capsys.readouterr().out.startswith("no judge prompt edited in")
     assert not (project / "baseline" / "judge.jsonl").exists()

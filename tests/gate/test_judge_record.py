@@ -72,10 +72,14 @@ def test_a_constant_judge_is_named_in_the_line_and_raises_the_alarm() -> None:
 
 def test_an_edited_prompt_is_unmeasured_in_the_line_and_refuses_the_bless() -> None:
     edited = fingerprint("b" * 64)
-    assert (
-        "this run's judge is not the one measured (judge prompt trial-run/judge/T1b.md changed)"
-        in judge_line(check(GOOD), edited)
-    )
+    line = judge_line(check(GOOD), edited)
+    assert "this run's judge is not the one measured (judge prompt trial-run/judge/T1b.md changed)" in line
+    assert "**not measured**" in line and "96%" not in line  # never the old judge's figure
+    # a prompt no measurement had (a task the nightly never measured) is not measured either
+    more = fingerprint()
+    more["scenarios"]["other"] = {"judge_prompts": {"judge/X1.md": "c" * 64}}  # type: ignore[index]
+    line = judge_line(check(GOOD), more)
+    assert "judge prompt other/judge/X1.md never measured" in line and "96%" not in line
     identity = JudgeIdentity(model="claude-haiku-4-5", prompts={PROMPT: "b" * 64})
     refusal = bless_refusal([check(GOOD)], identity)
     assert refusal is not None and "judge changed since its agreement was last measured" in refusal
