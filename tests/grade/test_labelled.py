@@ -120,3 +120,18 @@ def test_a_huge_file_or_line_or_non_utf8_is_bad_input_naming_the_file(tmp_path: 
     ok = tmp_path / "ok.jsonl"
     ok.write_text(good * 3 + "\n", encoding="utf-8")  # within bounds: every line, a blank one skipped
     assert len(read_label_lines(ok)) == 3
+
+
+def test_the_commands_default_window_is_the_labelled_sets() -> None:
+    """The parser keeps its default as a literal (`evals --help` imports no pydantic): held equal here."""
+    import argparse
+
+    from evals.commands import judge
+    from evals.grade.labelled import WINDOW_DAYS
+
+    parser = argparse.ArgumentParser()
+    judge.register(parser.add_subparsers())
+    args = parser.parse_args(["judge", "agreement"])
+    assert args.days == WINDOW_DAYS and not args.all_labels and args.as_of is None
+    with pytest.raises(SystemExit):
+        parser.parse_args(["judge", "agreement", "--days", "30", "--all-labels"])
