@@ -11,7 +11,8 @@
 # says "not measured: ..." and exits 0: a notice, nothing recorded. Any other failure (a label file
 # that does not read, every judge call failed) still fails the step.
 # Inputs (env): ANTHROPIC_API_KEY (optional), EVALS_SCENARIOS (optional, space-separated; blank:
-# the suite), JUDGE_RECORD (optional; default baseline/judge.jsonl).
+# the `full` suite, as the shards run it: `baseline bless` refuses a run whose judge prompts were not
+# all in one measurement), JUDGE_RECORD (optional; default baseline/judge.jsonl).
 set -euo pipefail
 record="${JUDGE_RECORD:-baseline/judge.jsonl}"
 summary() { if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then cat >> "$GITHUB_STEP_SUMMARY"; else cat > /dev/null; fi; }
@@ -22,7 +23,9 @@ if [[ -z "${ANTHROPIC_API_KEY:-}" ]]; then
   exit 0
 fi
 args=(judge agreement --record "$record")
-for scenario in ${EVALS_SCENARIOS:-}; do args+=(--scenario "$scenario"); done
+scenarios="${EVALS_SCENARIOS:-}"
+[[ -z "${scenarios// /}" ]] && scenarios="$(python -m evals scenarios --suite full --names | tr '\n' ' ')"
+for scenario in $scenarios; do args+=(--scenario "$scenario"); done
 rc=0
 said="$(python -m evals "${args[@]}")" || rc=$?
 echo "$said"

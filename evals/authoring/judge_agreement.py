@@ -11,6 +11,11 @@ Two ways to get the judge's side of each labelled part:
   the labels reviewers gave in that run's viewer. No call at all. A run judged by the labels
   themselves (offline) has no model judge to measure, and says so (exit 2).
 
+Either way only the labels of a window are counted (evals/grade/labelled.py, `windowed`): by default
+the newest 90 days by label date, ending on the newest dated label or `--as-of`, undated labels
+(labels.yaml) always; `--all-labels` counts every label. The window is printed and recorded, and the
+report's judge line says it.
+
 No labelled judged part at all (an adopting repository before its first label) is "not measured",
 exit 0, nothing recorded: never a pass, never a failure (the nightly's judge job shows it as a notice).
 
@@ -24,15 +29,19 @@ read.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
+from contextlib import ExitStack
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 from tabulate import tabulate
 
 from evals.authoring.calibrate import _from_replays, _samples
 from evals.core.config import Config
-from evals.core.errors import ExitCode
+from evals.core.errors import BadInputError, ExitCode
 from evals.core.jsonio import sha256_text
 from evals.core.stamps import now
 from evals.definition import LoadedScenario, load_definition, load_scenarios
@@ -43,9 +52,10 @@ from evals.gate.judge_record import (
     alarms_for,
     append_judge_check,
     load_judge_checks,
+    project_checks,
 )
 from evals.grade.judge import Judgement, make_judge
-from evals.grade.labelled import Labelled, disputed, latest, load_labelled
+from evals.grade.labelled import WINDOW_DAYS, Labelled, LabelWindow, disputed, latest, load_labelled, windowed
 from evals.grade.labels import Label
 from evals.records.rundir import RunDir
 from evals.run.finish import checked_records
@@ -95,7 +105,8 @@ def _from_replays_judged(
         }
         for name, known in sets.items()
     }
-    samples, _ = _samples(defined, as_labels, _from_replays(defined, project))
+    labelled = {name: loaded for name, loaded in defined.items() if sets.get(name)}  # the rest: no pair
+    samples, _ = _samples(defined, as_labels, _from_replays(labelled, project))
     judge = make_judge(config.judge, project, {}, api_key_present=True)
     verdicts = judge.decide_all([s.pending.request for s in samples])
     return [
@@ -218,13 +229,98 @@ def not_measured(source: str) -> str:
     )
 
 
+def _labels(
+    defined: dict[str, LoadedScenario],
+    days: int | None,
+    as_of: date | None,
+    parts: dict[str, set[str]] | None = None,
+) -> tuple[dict[str, dict[tuple[str, str], Labelled]], LabelWindow]:
+    """Each task's current labels (the newest per part and evidence) of `parts` (default: every
+    part), inside the window."""
+    current = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+    if parts is not None:
+        current = {n: {k: v for k, v in known.items() if k[0] in parts[n]} for n, known in current.items()}
+    return windowed(current, days, as_of)
+
+
+MAX_PROMPT_BYTES = 256 * 1024  # a judge prompt is a page of instructions; a PR's file is read bounded
+
+
+def _edited_prompts(
+    config: Config, defined: dict[str, LoadedScenario], head: Path
+) -> dict[str, dict[str, bytes]]:
+    """task → {judge prompt: the PR head's bytes} for each judge prompt of the base's rubrics whose
+    file in the head (a checkout read as data) differs from the base's. A prompt the head removed is
+    not measured (the report lists the removal). The head comes from a pull request, so a prompt
+    that is a link, or leads outside the head, is refused rather than read: its target (a file of
+    the runner) would be sent to the model and its critique printed where the PR's author reads."""
+    top = head.resolve()
+    out: dict[str, dict[str, bytes]] = {}
+    for name, loaded in defined.items():
+        for prompt in loaded.judge_prompts:
+            theirs = head / config.scenarios_dir / name / prompt
+            if not theirs.exists() and not theirs.is_symlink():
+                continue
+            resolved = theirs.resolve()
+            if theirs.is_symlink() or not resolved.is_relative_to(top) or not resolved.is_file():
+                raise BadInputError(
+                    f"{theirs}: not a regular file inside {head}; a judge prompt is not read from it"
+                )
+            with resolved.open("rb") as handle:
+                data = handle.read(MAX_PROMPT_BYTES + 1)
+            if len(data) > MAX_PROMPT_BYTES:
+                raise BadInputError(f"{theirs}: larger than {MAX_PROMPT_BYTES // 1024} KiB; not read")
+            if data != (loaded.folder / prompt).read_bytes():
+                out.setdefault(name, {})[prompt] = data
+    return out
+
+
+def _with_head_prompts(
+    stack: ExitStack, config: Config, project: Path, edited: dict[str, dict[str, bytes]]
+) -> dict[str, LoadedScenario]:
+    """The edited tasks loaded from a copy of the base's scenarios with the head's prompts put in:
+    everything else (rubric, checks, labels, replays) stays the base's."""
+    root = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evals-pr-prompts-")))
+    shutil.copytree(project / config.scenarios_dir, root / config.scenarios_dir, symlinks=True)
+    for name, prompts in edited.items():
+        for prompt, data in prompts.items():
+            (root / config.scenarios_dir / name / prompt).write_bytes(data)
+    return load_scenarios(root, config, sorted(edited))
+
+
 def agreement(
-    config: Config, project: Path, scenarios: list[str] | None, run: Path | None, record: Path | None
+    config: Config,
+    project: Path,
+    scenarios: list[str] | None,
+    run: Path | None,
+    record: Path | None,
+    *,
+    days: int | None = WINDOW_DAYS,
+    as_of: date | None = None,
+    prompts_from: Path | None = None,
 ) -> ExitCode:
-    """`evals judge agreement` (evals/commands/judge.py parses its arguments)."""
+    """`evals judge agreement` (evals/commands/judge.py parses its arguments); `days=None` counts
+    every label, `as_of` ends the window on that day instead of the newest label's; `prompts_from`
+    (a PR head checked out as data) measures only the judge prompts it edits, with its text."""
+    with ExitStack() as stack:
+        return _agreement(config, project, scenarios, run, record, days, as_of, prompts_from, stack)
+
+
+def _agreement(
+    config: Config,
+    project: Path,
+    scenarios: list[str] | None,
+    run: Path | None,
+    record: Path | None,
+    days: int | None,
+    as_of: date | None,
+    prompts_from: Path | None,
+    stack: ExitStack,
+) -> ExitCode:
+    edited: dict[str, dict[str, bytes]] = {}
     if run is not None:
         defined, stored = _from_run(run, config, project, scenarios)
-        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        sets, window = _labels(defined, days, as_of)
         if stored and all(v.source in ("label", "none") for *_, v in stored):
             print(
                 f"error: run {run} was judged by the human labels themselves (no model key): "
@@ -247,25 +343,46 @@ def agreement(
             )
             return ExitCode.BAD_INPUT
         defined = load_scenarios(project, config, scenarios or config.suite)
-        sets = {n: latest(load_labelled(loaded.folder)) for n, loaded in defined.items()}
+        parts = None
+        source = "the bundled replays"
+        if prompts_from is not None:
+            edited = _edited_prompts(config, defined, prompts_from)
+            if not edited:
+                print(f"no judge prompt edited in {prompts_from}: nothing to measure, nothing recorded")
+                return ExitCode.PASS
+            defined = _with_head_prompts(stack, config, project, edited)
+            parts = {
+                name: {p.id for _, p in loaded.rubric.parts() if p.judge and p.judge.prompt in edited[name]}
+                for name, loaded in defined.items()
+            }
+            named = ", ".join(f"{n}/{p}" for n, prompts in sorted(edited.items()) for p in sorted(prompts))
+            source = f"the bundled replays, judged with the prompts {prompts_from} edits ({named})"
+        sets, window = _labels(defined, days, as_of, parts)
         # no label at all: nothing to replay or ask (a label file that does not read stopped above)
         pairs = _from_replays_judged(config, project, defined, sets) if any(sets.values()) else []
-        source = "the bundled replays"
     if not pairs:  # not a failure (an adopter before its first label), and never a pass
-        print(not_measured(source))
+        print(not_measured(source) + f" ({window.words()})")
         return ExitCode.PASS
     order = [f"{n}/{part.id}" for n, loaded in defined.items() for _, part in loaded.rubric.parts()]
     overall, criteria = measure_pairs(pairs, order)
     identity = _identity(config, defined)
-    print(f"Judge {identity.model} vs people, {overall.labels} labelled part(s) from {source}:\n")
+    if edited:  # a PR's measurement names only the prompts it edits, with the head's hashes
+        measured = {f"{n}/{p}" for n, prompts in edited.items() for p in prompts}
+        identity = identity.model_copy(
+            update={"prompts": {k: v for k, v in identity.prompts.items() if k in measured}}
+        )
+    print(
+        f"Judge {identity.model} vs people, {overall.labels} labelled part(s) from {source}, "
+        f"labels of {window.words()}:\n"
+    )
     print("\n".join(render(overall, criteria, pairs)))
     for name, known in defined.items():
         split = disputed(load_labelled(known.folder))
         if split:
             print(f"\n{name}: people disagree on {len(split)} labelled part(s); the newest label counts")
     if record is not None:
-        checks = load_judge_checks(record)
-        changed = identity.changes_from(checks[-1].judge) if checks else []
+        checks = project_checks(load_judge_checks(record))
+        changed = identity.changes_from(checks[-1].judge) if checks and not edited else []
         floor = config.judge.min_agreement
         check = JudgeCheck(
             recorded=now(),
@@ -276,6 +393,9 @@ def agreement(
             criteria=criteria,
             changed=changed,
             alarms=alarms_for(overall, floor, changed),
+            window=window,
+            prompts_from=str(prompts_from) if edited else None,
+            base=checks[-1] if edited and checks else None,
         )
         append_judge_check(record, check)
         print(f"\nRecorded in {record}" + (": " + "; ".join(check.alarms) if check.alarms else ""))

@@ -27,7 +27,7 @@ from evals.gate.baseline_file import (
     recent,
 )
 from evals.gate.guards import full_marks
-from evals.gate.judge_record import JudgeCheck, bless_refusal, identity_of
+from evals.gate.judge_record import JudgeCheck, bless_refusal, identity_of, project_checks
 from evals.gate.part_fingerprint import comparability
 from evals.gate.summary import Summary
 from evals.grade.rubric import load_rubric
@@ -90,14 +90,17 @@ def model_judged(records: list[TrialRecord]) -> bool:
 
 
 def check_judge_measured(
-    summary: Summary, records: list[TrialRecord], checks: list[JudgeCheck], labelled: bool, run_dir: Path
+    summary: Summary, records: list[TrialRecord], checks: list[JudgeCheck], run_dir: Path
 ) -> str:
-    """Refuse (always, --force or not) a model-judged run whose judge was not measured against people,
-    changed since, or fell below the floor: its scores rest on a ruler nobody checked. Never measured
-    (no labelled set, or no measurement recorded yet): a warning, returned, instead."""
+    """Refuse (always, --force or not) a model-judged run whose judge was never measured against
+    people as this judge (model and every prompt), changed since, or fell below the floor: its scores
+    rest on a ruler nobody checked. Only a project with no measurement at all (`judge.jsonl` empty or
+    absent: a new adopter before its first night with a key) gets a warning, returned, instead;
+    refusing there would stop every bless until a first measurement. Once one is recorded the project
+    measures its judge, and a judge it never measured is refused like a changed one."""
     if not model_judged(records):
         return ""
-    if not labelled or not checks:  # never measured: say so; refusing would break every nightly until then
+    if not project_checks(checks):
         return (
             "warning: the judge's agreement with people was never measured (`evals judge agreement "
             "--record`): this baseline's judged parts rest on a judge nobody checked (docs/judge.md)"

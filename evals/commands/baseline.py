@@ -118,7 +118,6 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
         with_guard_history,
     )
     from evals.gate.baseline_file import load_baseline, merge_scenarios, write_baseline
-    from evals.grade.labelled import load_labelled
     from evals.records.rundir import RunDir
     from evals.run.finish import checked_records, reopen
 
@@ -129,8 +128,7 @@ def handle_bless(args: argparse.Namespace) -> ExitCode:
     summary = definition.summarise(records, meta)
     out = args.baseline or project / config.baseline
     baseline = baseline_from_run(summary, records, rd.path, args.force)
-    labelled = any(load_labelled(loaded.folder) for loaded in definition.scenarios.values())
-    warning = check_judge_measured(summary, records, definition.judge_checks, labelled, rd.path)
+    warning = check_judge_measured(summary, records, definition.judge_checks, rd.path)
     previous = previous_baseline(out, project / config.baseline)
     guards = guard_parts(project / config.scenarios_dir, baseline.scenarios)
     baseline = with_guard_history(baseline, previous, summary, guards, config.gate.guard_history_trials)

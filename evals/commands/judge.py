@@ -7,6 +7,7 @@ which `evals --help` should not wait for.
 from __future__ import annotations
 
 import argparse
+from datetime import date
 from pathlib import Path
 
 from evals.commands.common import add_config, add_scenarios
@@ -23,8 +24,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     add_config(agree)
     add_scenarios(agree)
-    agree.add_argument(
+    source = agree.add_mutually_exclusive_group()
+    source.add_argument(
         "--run", type=Path, metavar="DIR", help="measure the verdicts this run stored (no model call)"
+    )
+    source.add_argument(
+        "--prompts-from",
+        type=Path,
+        metavar="HEAD",
+        help="a PR head checked out as data: measure only the judge prompts it edits, with its text "
+        "(the rest stays this checkout's; recorded as the PR's measurement, which the report's judge "
+        "line shows and bless never accepts)",
     )
     agree.add_argument(
         "--record",
@@ -35,7 +45,36 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="append the measurement and its drift alarms to FILE (default: judge.jsonl next to "
         "{evals.yaml:baseline}); the report's judge line and `baseline bless` read it",
     )
+    window = agree.add_mutually_exclusive_group()
+    window.add_argument(
+        "--days",
+        type=_positive,
+        default=90,
+        metavar="N",
+        help="count the labels of the newest N days by label date (default 90; undated labels.yaml "
+        "labels always count)",
+    )
+    window.add_argument("--all-labels", action="store_true", help="count every label, however old")
+    agree.add_argument(
+        "--as-of",
+        type=_day,
+        metavar="YYYY-MM-DD",
+        help="end the window on this day (default: the newest dated label's); later labels are not counted",
+    )
     agree.set_defaults(handler=handle_agreement)
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: a whole number of days, at least 1")
+    return int(text)
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: a day as YYYY-MM-DD") from None
 
 
 def handle_agreement(args: argparse.Namespace) -> ExitCode:
@@ -48,4 +87,14 @@ def handle_agreement(args: argparse.Namespace) -> ExitCode:
         record = default_record(config, project)
     elif args.record is not None:
         record = Path(args.record)
-    return agreement(config, project, args.scenario, args.run, record)
+    days = None if args.all_labels else args.days
+    return agreement(
+        config,
+        project,
+        args.scenario,
+        args.run,
+        record,
+        days=days,
+        as_of=args.as_of,
+        prompts_from=args.prompts_from,
+    )

@@ -24,6 +24,7 @@ from evals.core.jsonio import append_jsonl, cut_torn_tail, read_numbered_lines
 from evals.core.loading import describe_validation_error
 from evals.core.model import FrozenModel
 from evals.gate.agreement import Agreement
+from evals.grade.labelled import LabelWindow
 
 JUDGE_FILE = "judge.jsonl"  # next to the baseline file, like operating.jsonl
 
@@ -44,6 +45,12 @@ class JudgeIdentity(FrozenModel):
         ]
         return out
 
+    def unmeasured_by(self, measured: JudgeIdentity) -> list[str]:
+        """Why `measured` does not vouch for this judge, in words: what changed, and the prompts it
+        never had (a task it did not measure). Empty: it measured exactly this judge."""
+        missing = sorted(p for p in self.prompts if p not in measured.prompts)
+        return self.changes_from(measured) + [f"judge prompt {p} never measured" for p in missing]
+
 
 class JudgeCheck(FrozenModel):
     """One measurement of the judge against the labelled set."""
@@ -59,6 +66,22 @@ class JudgeCheck(FrozenModel):
         default_factory=list, description="how the judge differs from the previous one"
     )
     alarms: list[str] = Field(default_factory=list, description="why this judge should not be trusted now")
+    window: LabelWindow | None = Field(
+        default=None, description="the labels counted; None on lines recorded before windows (every label)"
+    )
+
+    prompts_from: str | None = Field(
+        default=None,
+        description="set on a PR's measurement of the judge prompts it edits (the head it read them "
+        "from): not the project's judge, never a measurement bless accepts",
+    )
+    base: JudgeCheck | None = Field(
+        default=None, description="on a PR's measurement: the project's newest one when it was taken"
+    )
+
+    def window_words(self) -> str:
+        """The labels the figures are about; a line from before windows measured every label."""
+        return self.window.words() if self.window is not None else "all labels"
 
     @property
     def below_floor(self) -> bool:
@@ -113,24 +136,45 @@ def identity_of(fingerprint: dict[str, Any]) -> JudgeIdentity:
     return JudgeIdentity(model=str(fingerprint.get("judge_model", "")), prompts=prompts)
 
 
+def project_checks(checks: list[JudgeCheck]) -> list[JudgeCheck]:
+    """The project's own measurements: a PR's measurement of the prompts it edits (a PR job's
+    transient file) is about a judge nobody merged, and vouches for nothing else."""
+    return [c for c in checks if c.prompts_from is None]
+
+
 def measured_for(checks: list[JudgeCheck], judge: JudgeIdentity) -> JudgeCheck | None:
-    """The newest measurement of this very judge (same model, no shared prompt changed), if any."""
-    for check in reversed(checks):
-        if not judge.changes_from(check.judge):
+    """The newest measurement of this very judge: the same model, and every one of its prompts
+    measured with the same content. A measurement that lacked one of its prompts (a task added since,
+    a run of tasks the nightly never measures) did not measure this judge: that prompt's agreement
+    with people is unknown, however well the others did."""
+    for check in reversed(project_checks(checks)):
+        if not judge.unmeasured_by(check.judge):
             return check
     return None
+
+
+def _unmeasured(checks: list[JudgeCheck], judge: JudgeIdentity) -> str:
+    """How `judge` differs from everything measured, in words: changed since the newest measurement,
+    or prompts/model no measurement ever had."""
+    newest = checks[-1].judge
+    changed = judge.changes_from(newest)
+    if changed:
+        return f"the judge changed since its agreement was last measured ({'; '.join(changed)})"
+    missing = sorted(p for p in judge.prompts if p not in newest.prompts)
+    shown = ", ".join(missing[:3]) + (f" and {len(missing) - 3} more" if len(missing) > 3 else "")
+    return f"this judge was never measured as a whole (judge prompt {shown} is not in its last measurement)"
 
 
 def bless_refusal(checks: list[JudgeCheck], judge: JudgeIdentity) -> str | None:
     """Why a model-judged run may not be blessed yet, or None: its judge must have been measured
     against people, and that measurement must not have fallen below the floor."""
     fix = 'measure it with `evals judge agreement --record` (docs/judge.md, "Drift")'
+    checks = project_checks(checks)
     if not checks:
         return f"the judge's agreement with people was never measured; {fix}"
     found = measured_for(checks, judge)
     if found is None:
-        changed = "; ".join(judge.changes_from(checks[-1].judge)) or "another judge"
-        return f"the judge changed since its agreement was last measured ({changed}); {fix}"
+        return f"{_unmeasured(checks, judge)}; {fix}"
     if found.below_floor:
         floor = "; ".join(a for a in found.alarms if a.startswith(FLOOR_ALARM))
         return (

@@ -331,7 +331,8 @@ def _operating(summary: Summary) -> list[str]:
     line = operating_line(summary.operating)
     if not line:  # a summary written before the gate kept its record: nothing about the judge either
         return []
-    return [line + "  ", judge_line(summary.judge_agreement, summary.fingerprint) + "  "]
+    edited = summary.run.definition_changes  # a PR's edited judge prompts get their own figure
+    return [line + "  ", judge_line(summary.judge_agreement, summary.fingerprint, edited) + "  "]
 
 
 def _cost_line(summary: Summary) -> list[str]:

@@ -16,6 +16,7 @@ from evals.gate.judge_record import (
     bless_refusal,
     load_judge_checks,
 )
+from evals.grade.labelled import LabelWindow
 from evals.report.judge_line import judge_line
 
 PROMPT = "trial-run/judge/T1b.md"
@@ -52,6 +53,17 @@ def test_the_line_states_agreement_with_ac1_and_its_interval() -> None:
     assert "not measured yet" in judge_line(None)
 
 
+def test_the_line_says_which_labels_were_counted() -> None:
+    window = LabelWindow(days=90, start="2026-09-03", end="2026-12-01", dated=40, undated=12, older=5)
+    line = judge_line(check(GOOD).model_copy(update={"window": window}), fingerprint())
+    assert "(AC1 0.9" in line and (
+        " · the newest 90 days (2026-09-03 – 2026-12-01: 40 dated label(s) and 12 undated; 5 older not "
+        "counted) · claude-haiku-4-5, measured 2026-12-01" in line
+    )
+    # a line recorded before windows existed measured every label, and says so
+    assert " · all labels · claude-haiku-4-5" in judge_line(check(GOOD), fingerprint())
+
+
 def test_a_constant_judge_is_named_in_the_line_and_raises_the_alarm() -> None:
     line = judge_line(check([(1, 1)] * 53 + [(0, 1)] * 14), fingerprint())
     assert line.startswith("🚨 **Judge drift:** agreement below the floor: 79% < 80%")
@@ -60,10 +72,14 @@ def test_a_constant_judge_is_named_in_the_line_and_raises_the_alarm() -> None:
 
 def test_an_edited_prompt_is_unmeasured_in_the_line_and_refuses_the_bless() -> None:
     edited = fingerprint("b" * 64)
-    assert (
-        "this run's judge is not the one measured (judge prompt trial-run/judge/T1b.md changed)"
-        in judge_line(check(GOOD), edited)
-    )
+    line = judge_line(check(GOOD), edited)
+    assert "this run's judge is not the one measured (judge prompt trial-run/judge/T1b.md changed)" in line
+    assert "**not measured**" in line and "96%" not in line  # never the old judge's figure
+    # a prompt no measurement had (a task the nightly never measured) is not measured either
+    more = fingerprint()
+    more["scenarios"]["other"] = {"judge_prompts": {"judge/X1.md": "c" * 64}}  # type: ignore[index]
+    line = judge_line(check(GOOD), more)
+    assert "judge prompt other/judge/X1.md never measured" in line and "96%" not in line
     identity = JudgeIdentity(model="claude-haiku-4-5", prompts={PROMPT: "b" * 64})
     refusal = bless_refusal([check(GOOD)], identity)
     assert refusal is not None and "judge changed since its agreement was last measured" in refusal

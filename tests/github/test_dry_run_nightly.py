@@ -179,3 +179,32 @@ def test_the_nightly_summary_shows_the_trend_chart_and_a_drift_notice(
     )
     # the stub judge always answers 1: no better than a constant judge, so the report raises the alarm
     assert "🚨 **Judge drift:** agreement below the floor: 67% < 80% on 3 labelled parts" in fan_in.summary
+
+
+def test_a_shard_under_an_unchanged_judge_asks_nothing_the_judge_job_already_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The judge job judged the reference replay's labelled evidence last night and saved its cache;
+    tonight's shards, with the model key, play the same replay: every judged part is answered from
+    the restored cache, no call. Without the restore step each shard would ask again."""
+    project = tmp_path / "repo"
+    shutil.copytree(ROOT, project, ignore=NOT_CHECKED_OUT)
+    judged_nights(tmp_path, project, monkeypatch)  # leaves its cache in tmp_path / "caches"
+    answer = text('Critique.\n{"critique": "reads it", "score": 1}')
+    with StubAnthropic(default=lambda body: answer) as stub:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        runner = dispatch(tmp_path / "tonight", suite="trial-run", trials="2")
+        runner.project, runner.caches, runner.run_id = project, tmp_path / "caches", "703"
+        runner.secrets = {"ANTHROPIC_API_KEY": "sk-test-nightly-judge"}
+        jobs = runner.run("evals-nightly.yml", only=["plan", "shard"])
+    shards = jobs["shard"]
+    assert len(shards) == 2 and all(s.result == "success" for s in shards), [s.log() for s in shards]
+    assert stub.requests == []  # an unchanged judge: no new call in any shard
+    assert all("Restore the judge cache" in s.log() for s in shards)
+    graded = [
+        json.loads(line)
+        for name in ("shard-trial-run-0-of-2", "shard-trial-run-1-of-2")
+        for line in (runner.artifacts / name / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    sources = {p["judge"]["source"] for r in graded for p in r["grade"]["parts"] if p.get("judge")}
+    assert sources == {"cache"}  # judged by the model's cached verdicts, not the offline labels

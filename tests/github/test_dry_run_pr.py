@@ -71,7 +71,7 @@ def test_a_label_other_than_run_evals_runs_nothing(tmp_path: Path) -> None:
 
 
 def pr_run(
-    tmp_path: Path, github: FakeGitHubPR, agent: str, head: Path | None = None
+    tmp_path: Path, github: FakeGitHubPR, agent: str, head: Path | None = None, key: str = ""
 ) -> dict[str, list[JobRun]]:
     """The PR workflow on a `run-evals` label from this repository, against the fake GitHub.
 
@@ -84,7 +84,7 @@ def pr_run(
         REPO,
         api_url=github.url,
         vars={"EVALS_AGENT": agent, "EVALS_SCENARIOS": "trial-run"},
-        secrets={"ANTHROPIC_API_KEY": ""},
+        secrets={"ANTHROPIC_API_KEY": key},
         head=head,
     )
     runner.token = TOKEN
@@ -253,3 +253,51 @@ def test_a_run_that_left_no_evidence_is_an_error_never_a_pass(tmp_path: Path) ->
         assert "the evals job failed" in status["description"]
         (comment,) = github.comments_on(2)
         assert "Agent evals: **error**" in comment.body and "The evals job ended in `failure`" in comment.body
+
+
+def test_a_pr_that_edits_a_judge_prompt_gets_its_agreement_in_the_report_or_not_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the model key (the stub Messages server as a judge that always answers 1) the evals job
+    measures the edited T1b prompt on the labelled set before it takes the agent, and the comment's
+    judge line gives that prompt's figure; the verdict is still the base's. Without the key the same
+    PR's line says the edited prompt is not measured, and gives it no figure."""
+    from tests.support.stubs.anthropic_stub import StubAnthropic, text
+
+    head = head_copy(tmp_path / "head")
+    prompt = head / "scenario" / "trial-run" / "judge" / "T1b.md"
+    prompt.write_text(prompt.read_text(encoding="utf-8") + "\nQuote the new threshold.\n", encoding="utf-8")
+    answer = text('Critique.\n{"critique": "reads it", "score": 1}')
+    with (
+        StubAnthropic(default=lambda body: answer) as stub,
+        FakeGitHubPR("Codertocat", "Hello-World", {2}, TOKEN) as github,
+    ):
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", stub.url)
+        jobs = pr_run(tmp_path / "keyed", github, "replay:reference", head=head, key="sk-test-pr-judge")
+        (evals,) = jobs["evals"]
+        assert evals.result == "success", evals.log()
+        measuring = evals.step(
+            "Measure the judge prompts the PR edits against the labelled set (the report's judge line)"
+        )
+        assert "Recorded in" in measuring.stdout, evals.log()
+        asked_with_edit = [
+            r for r in stub.requests if "Quote the new threshold." in r["messages"][0]["content"]
+        ]
+        assert asked_with_edit and all(
+            "grading part T1b" in r["messages"][0]["content"] for r in asked_with_edit
+        )
+        (comment,) = github.comments_on(2)
+        line = next(x for x in comment.body.splitlines() if "The judge:" in x or "Judge drift:" in x)
+        assert "· this PR's judge prompt(s) `trial-run/judge/T1b.md`:" in line
+        assert "agrees with people on **" in line.split("this PR's judge prompt(s)")[1], line
+        assert "Agent evals: **pass**" in comment.body  # graded by the base's prompts all the same
+
+        jobs = pr_run(tmp_path / "keyless", github, "replay:reference", head=head)
+        assert jobs["evals"][0].step("Upload the measurement of the PR's judge prompts").skipped
+        (comment,) = github.comments_on(2)
+        line = next(x for x in comment.body.splitlines() if "The judge:" in x or "Judge drift:" in x)
+        assert (
+            "this PR edits judge prompt(s) `trial-run/judge/T1b.md`: their agreement with people is "
+            "**not measured**" in line
+        )
+        assert "agrees with people on" not in line  # no figure: nothing measured it

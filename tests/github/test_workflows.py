@@ -193,11 +193,14 @@ def test_the_model_key_reaches_only_the_agent_step_of_a_job_that_defers_agent_co
         if not holding:
             continue
         # the agent under test, the nightly's canary (a planted regression run like one),
-        # or the nightly's judge job (re-judges the labelled sample; the evidence needs no agent code)
-        expected = {"canary": "bash scripts/canary.sh", "judge": "bash scripts/judge_agreement.sh"}.get(
-            name, "bash scripts/agent.sh"
-        )
-        assert [s["run"] for s in holding] == [expected], (path.name, name)
+        # or the nightly's judge job (re-judges the labelled sample; the evidence needs no agent code);
+        # the PR's evals job also measures the judge prompts the PR edits, before the agent is taken
+        expected = {
+            "canary": ["bash scripts/canary.sh"],
+            "judge": ["bash scripts/judge_agreement.sh"],
+            "evals": ["bash scripts/judge_prompts.sh", "bash scripts/agent.sh"],
+        }.get(name, ["bash scripts/agent.sh"])
+        assert [s["run"] for s in holding] == expected, (path.name, name)
         assert job["env"]["EVALS_DEFER_EXECUTION"] == "1", f"{path.name}: {name} may run agent code"
 
 
@@ -401,6 +404,58 @@ def test_the_nightly_is_scheduled_dispatchable_and_sharded() -> None:
     assert shard["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.matrix) }}"
     assert shard["strategy"]["fail-fast"] is False
     assert "environment" not in workflow["jobs"]["fan-in"], "the fan-in re-grades nothing: no secrets"
+
+
+def cache_steps(job: dict[str, Any]) -> list[tuple[int, str, dict[str, str]]]:
+    """(position, verb, with) of every actions/cache step of a job."""
+    return [
+        (i, step["uses"].split("@")[0].rsplit("/", 1)[1], step.get("with", {}))
+        for i, step in enumerate(job["steps"])
+        if str(step.get("uses", "")).startswith("actions/cache")
+    ]
+
+
+def test_each_shard_restores_the_judge_jobs_cache_before_the_agent_and_never_saves_one() -> None:
+    """A shard asks the judge nothing the judge job already asked (same key and prefix it saves
+    under); it saves nothing, because it runs the agent, and a cache it wrote would be restored by
+    later nights and the judge's own measurement (planted grades)."""
+    jobs = load(FOLDER / "evals-nightly-gate.yml")["jobs"]
+    (saved,) = [w for _, verb, w in cache_steps(jobs["judge"]) if verb == "save"]
+    (judge_restore,) = [w for _, verb, w in cache_steps(jobs["judge"]) if verb == "restore"]
+    shard = cache_steps(jobs["shard"])
+    assert [verb for _, verb, _ in shard] == ["restore"], "a shard restores the judge cache, saves none"
+    ((at, _, restore),) = shard
+    assert restore == judge_restore and restore["key"] == saved["key"] and restore["path"] == saved["path"]
+    assert saved["key"].startswith(restore["restore-keys"].strip())  # last night's save is found
+    agent = next(
+        i for i, step in enumerate(jobs["shard"]["steps"]) if step.get("run") == "bash scripts/agent.sh"
+    )
+    assert at < agent, "restored before the agent stage grades"
+    assert restore["path"] == ".evals-cache/judge"  # evals.yaml judge.cache_dir
+    config = yaml.safe_load((ROOT / "evals.yaml").read_text(encoding="utf-8"))
+    assert config.get("judge", {}).get("cache_dir", ".evals-cache/judge").rstrip("/") == restore["path"]
+
+
+def test_the_pr_measures_edited_judge_prompts_before_taking_the_agent_and_never_lets_it_decide() -> None:
+    """The evals job measures the PR's edited judge prompts (the head read as data) and uploads the
+    record before anything of the PR is taken or run; the step cannot fail the job; the verdict job
+    reads the record only when that step said it wrote one."""
+    jobs = load(FOLDER / "evals-pr-gate.yml")["jobs"]
+    names = [step.get("name", "") for step in jobs["evals"]["steps"]]
+    runs = [step.get("run") for step in jobs["evals"]["steps"]]
+    measure = runs.index("bash scripts/judge_prompts.sh")
+    upload = names.index("Upload the measurement of the PR's judge prompts")
+    assert measure < upload < runs.index("bash scripts/take_agent.sh") < runs.index("bash scripts/agent.sh")
+    step = jobs["evals"]["steps"][measure]
+    assert step["continue-on-error"] is True and step["id"] == "judge-prompts"
+    assert [verb for _, verb, _ in cache_steps(jobs["evals"])] == ["restore"]  # never saved from a PR
+    assert jobs["evals"]["outputs"]["judge_prompts"] == "${{ steps.judge-prompts.outputs.measured }}"
+    verdict = jobs["verdict"]["steps"]
+    take = next(s for s in verdict if s.get("run") == "cp pr-judge/judge.jsonl baseline/judge.jsonl")
+    download = next(s for s in verdict if s.get("id") == "pr-judge")
+    assert download["if"] == "${{ needs.evals.outputs.judge_prompts == 'true' }}"
+    assert take["if"] == "${{ steps.pr-judge.outcome == 'success' }}"
+    assert verdict.index(take) < [s.get("run") for s in verdict].index("bash scripts/verdict.sh")
 
 
 def test_ci_runs_the_offline_suite_on_push_and_pull_request_without_secrets() -> None:
