@@ -101,3 +101,20 @@ def test_the_file_round_trips_and_a_bad_line_is_named(tmp_path: Path) -> None:
         handle.write('{"kind": "judge"}\n')
     with pytest.raises(BadInputError, match=r"judge.jsonl:2"):
         load_judge_checks(path)
+
+
+def test_the_viewer_shows_the_figures_of_the_judge_the_run_was_graded_with() -> None:
+    """In a PR that edits a judge prompt the newest record is the PR's own measurement of the head's
+    prompt; the run was graded with the base's, so the viewer's per-part figures are the base's."""
+    from types import SimpleNamespace
+
+    from evals.report.viewer.labelling import agreement_view
+
+    base = check(GOOD)
+    pr = check([(1, 0)] * 30 + [(1, 1)] * 10, prompt_sha="b" * 64).model_copy(
+        update={"prompts_from": "/tmp/head", "base": base}
+    )
+    shown = agreement_view(SimpleNamespace(judge_agreement=pr))  # type: ignore[arg-type]
+    assert shown is not None and shown["criteria"]["trial-run/T1b"]["raw"] == base.overall.raw
+    assert agreement_view(SimpleNamespace(judge_agreement=pr.model_copy(update={"base": None}))) is None  # type: ignore[arg-type]
+    assert agreement_view(SimpleNamespace(judge_agreement=base))["criteria"]  # type: ignore[arg-type,index]

@@ -46,6 +46,10 @@ def figure(a: Agreement) -> dict[str, Any]:
 def agreement_view(summary: Summary | None) -> dict[str, Any] | None:
     """The newest judge measurement the run was reported with, per "scenario/part", or None."""
     check = summary.judge_agreement if summary else None
+    if check is not None and check.prompts_from is not None:
+        # a PR's measurement of the judge prompts it edits: the run was graded with the base's
+        # prompts (the ruler comes from the base branch), so its parts read the base's figures
+        check = check.base
     if check is None:
         return None
     return {
