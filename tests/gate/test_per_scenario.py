@@ -135,3 +135,41 @@ def test_simulate_suite_holds_the_suite_to_evals_yaml_threshold(
     config.write_text(text)
     main(["simulate", "suite", "--runs", "20", "--suite", "smoke", "--config", str(config)])
     assert "allowed drop 1.5 of the suite's points" in capsys.readouterr().out
+
+
+def test_the_live_comparison_names_the_scenario_that_regressed_on_its_own() -> None:
+    """Through `compare` and `verdict`, as `run` and `compare` reach them: nightshift-b loses three
+    points (C1, C4a, C6 fail in every trial) beside an unchanged nightshift. At 8 % of the suite's
+    50 points (4 allowed) the total alone passes it; with `per_scenario` it is a regression, named."""
+    from evals.gate.aggregate import aggregate
+    from evals.gate.baseline_file import Baseline
+    from evals.gate.compare import Settings, compare
+    from evals.gate.verdict import verdict
+    from tests.support.synthetic import FINGERPRINT, make_baseline, noisy_trials, synthetic_rubric
+
+    rubric = synthetic_rubric()
+    one = make_baseline(rubric)
+    both = {"nightshift": one.scenarios["nightshift"], "nightshift-b": one.scenarios["nightshift"]}
+    baseline = Baseline.model_validate({**one.model_dump(), "scenarios": both})
+    fingerprint = {
+        **FINGERPRINT,
+        "scenarios": {**FINGERPRINT["scenarios"], "nightshift-b": FINGERPRINT["scenarios"]["nightshift"]},
+    }
+    weak = {"C3": 0.3, "C8": 0.3, "C12": 0.4, "C15": 0.3, "C18": 0.2, "C2b": 0.3}
+    a = noisy_trials(rubric, 9, seed=21, weak=weak)
+    b = noisy_trials(rubric, 9, seed=22, weak={**weak, "C1": 1.0, "C4a": 1.0, "C6": 1.0})
+    aggregates = {"nightshift": aggregate(a, rubric), "nightshift-b": aggregate(b, rubric)}
+
+    def decided(threshold: Threshold) -> tuple[str, list[str]]:
+        result = compare(aggregates, fingerprint, baseline, Settings(threshold, GateConfig()))
+        assert result.total is not None and result.total.allowed_drop == 4.0
+        v = verdict(result, several_scenarios=True)
+        return v.verdict, v.reasons
+
+    assert decided(Threshold(percent=8))[0] == "pass"
+    verdict_name, reasons = decided(Threshold(percent=8, per_scenario=True))
+    assert verdict_name == "regression"
+    assert (
+        reasons[0].startswith("scenario nightshift-b regressed on its own") and "allowed drop 2" in reasons[0]
+    )
+    assert "the total alone is within the threshold" in reasons[-1]
