@@ -181,6 +181,7 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
             shape = suite_shape(root, config, config.suites[name])
         outcomes = run_suite_bench(
             config.gate,
+            config.threshold,
             shape,
             runs=args.runs,
             seed=args.seed,
@@ -188,7 +189,11 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
             allocate=not args.no_allocate,
         )
         rule = "every task at k" if args.no_allocate else "trials by measured noise"
-        label = f"{name} ({rule}; {args.runs} PRs per case, seed {args.seed}, noisy tasks start at ≤ {start})"
+        allowed = config.threshold.allowed_drop(sum(t.points for t in shape))
+        label = (
+            f"{name} ({rule}; {args.runs} PRs per case, seed {args.seed}, noisy tasks start at ≤ {start}; "
+            f"allowed drop {allowed:g} of the suite's points, evals.yaml's threshold)"
+        )
         goal = CALLS_GOAL.get(name)
         print(format_suite(label, shape, outcomes, goal))
         met = met and all(suite_goals(outcomes, goal).values())

@@ -7,6 +7,7 @@ make the gate lie about what it checks.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -26,6 +27,11 @@ class Threshold(FrozenModel):
 
     points: float | None = Field(default=None, ge=0)
     percent: float | None = Field(default=None, ge=0, le=100)
+    per_scenario: bool = Field(
+        default=False,
+        description="also hold every scenario to the threshold on its own points (Bonferroni across the "
+        "run's scenarios), so a percent of a suite's total cannot hide one task's regression",
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Threshold:
@@ -38,6 +44,13 @@ class Threshold(FrozenModel):
             return self.points
         assert self.percent is not None
         return max_points * self.percent / 100.0
+
+    def scenario_drops(self, points: Mapping[str, float]) -> dict[str, float] | None:
+        """Each scenario's own allowed drop (`allowed_drop` of its points) when `per_scenario` is set
+        and the run has several, else None: the total alone is gated."""
+        if not self.per_scenario or len(points) < 2:
+            return None  # one scenario: its test is the total's
+        return {name: self.allowed_drop(p) for name, p in points.items()}
 
 
 class GateConfig(FrozenModel):

@@ -143,6 +143,8 @@ class Comparison(StrictModel):
     guards: list[GuardComparison] = Field(default_factory=list)
     estimate: SkipValidation[Estimate | None] = Field(default=None, exclude=True, repr=False)
     guard_tests: SkipValidation[list[GuardTest]] = Field(default_factory=list, exclude=True, repr=False)
+    # each compared scenario's own allowed drop when `threshold.per_scenario` holds it on its own
+    scenario_allowed: dict[str, float] | None = Field(default=None, exclude=True, repr=False)
 
     @property
     def regressed_guards(self) -> list[GuardComparison]:
@@ -398,6 +400,7 @@ def compare(
     result.unmeasured = unmeasured(aggregates, baseline, settings, allowed.changed)
     clusters = []
     max_points = 0
+    points: dict[str, float] = {}
     for name, agg in aggregates.items():
         base = baseline.scenarios.get(name)
         if base is None or not base.trials or agg.total.mean is None or base.total_mean is None:
@@ -422,8 +425,10 @@ def compare(
             )
         )
         max_points += agg.max_points
+        points[name] = agg.max_points
     if clusters:
         result.estimate = Estimate(tuple(clusters))
+        result.scenario_allowed = settings.threshold.scenario_drops(points)
         allowed_drop = settings.threshold.allowed_drop(max_points)
         result.total = _total(result.estimate, settings, allowed_drop, max_points)
     _guards(result, aggregates, baseline, settings)

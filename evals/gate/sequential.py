@@ -27,10 +27,12 @@ trials of each scenario with identical totals. More of the same number would tel
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import Literal
 
 from evals.core.config import GateConfig
-from evals.gate.stats import Estimate, quantile
+from evals.gate.stats import Cluster, Estimate, quantile
 
 Look = Literal["pass", "regression", "undecided"]
 SPREAD_TRIALS = 3  # run trials of one task that, all equal, say the agent repeats itself
@@ -99,6 +101,98 @@ def look(estimate: Estimate, allowed_drop: float, gate: GateConfig) -> Look:
     if equivalent(estimate, allowed_drop):
         return "pass"
     return "undecided"
+
+
+def scenario_gate(gate: GateConfig, m: int) -> GateConfig:
+    """The lines each of `m` scenarios is held to on its own (`threshold.per_scenario`): the gate's
+    two-sided confidences with their miss shared out Bonferroni-wise, 1 − (1 − c)/m, so that the m
+    scenario tests together spend no more of the false-alarm rate than one. One scenario (m = 1): the
+    gate's own lines, and its test is the total's."""
+    if m <= 1:
+        return gate
+    return gate.model_copy(
+        update={
+            "confidence": 1 - (1 - gate.confidence) / m,
+            "interim_confidence": 1 - (1 - gate.interim_confidence) / m,
+        }
+    )
+
+
+def noisy_clusters(estimate: Estimate, allowed: Mapping[str, float]) -> tuple[int, list[Cluster]]:
+    """The scenario family `threshold.per_scenario` tests: its size m (the scenarios whose baseline
+    measured a spread: two trials or more, not all equal; the baseline is fixed before the run, so m
+    is too) and those of it tested at this look, the ones with two run trials or more.
+
+    Why not the quiet ones: a scenario whose baseline never varied has no spread to weigh a run trial
+    against (its cluster's variance is the run's alone, or none), and a noisy task's lucky spread-free
+    baseline then read a few low run trials as a certain drop: simulated on the every-task-noisy
+    suite, testing every scenario raised false alarms to 16 %. A quiet scenario's drop still counts in
+    the total, and its guard parts are gated on their own.
+    Why two run trials: one trial has no spread of its own, its scenario would be weighed against the
+    baseline's six alone, and a suite of many noisy tasks that stops at its first look (one trial
+    each) then alarmed on one task's bad trial (realistic suite: 6.8 %)."""
+    family = [c for c in estimate.clusters if c.name in allowed and c.n_base >= 2 and c.var_base > 0]
+    return len(family), [c for c in family if c.n_run >= 2]
+
+
+def _alone(c: Cluster) -> Estimate:
+    """One scenario's Δ as an estimate of its own, its two sides' spreads pooled (Student's equal-
+    variance t). Why pooled, where the total uses Welch: under no change both sides are draws of one
+    agent, and one small task's run trials are often all equal (three trials of a 2-point task at 75 %
+    a point are equal one time in five); Welch then reads its Δ against the baseline's spread alone
+    with five degrees of freedom, and each of a suite's many small tasks alarms often enough to break
+    the Bonferroni budget (simulated on the every-task-noisy suite: 9.8 % false alarms)."""
+    if c.borrowed or c.n_run < 2 or c.n_base < 2:
+        return Estimate((c,))
+    df = c.df_run + c.df_base
+    var = (c.df_run * c.var_run + c.df_base * c.var_base) / df
+    pooled = replace(c, var_run=var, var_base=var, df_run=df, df_base=df, borrowed=True)
+    return Estimate((pooled,))
+
+
+def scenario_interval(c: Cluster, confidence: float) -> tuple[float, float]:
+    """One scenario's interval as its own test reads it (spreads pooled: `_alone`)."""
+    return _alone(c).interval(confidence)
+
+
+def scenario_regressions(estimate: Estimate, allowed: Mapping[str, float], confidence: float) -> list[str]:
+    """The tested scenarios (`noisy_clusters`) whose own drop is a regression by the gate's rule (past
+    their own allowed drop, the interval's upper end below 0) at the Bonferroni share of `confidence`."""
+    m, tested = noisy_clusters(estimate, allowed)
+    level = 1 - (1 - confidence) / max(1, m)
+    return [c.name for c in tested if regression_at(_alone(c), allowed[c.name], level)]
+
+
+def scenario_interim(estimate: Estimate, allowed: Mapping[str, float], gate: GateConfig) -> list[str]:
+    """The tested scenarios that crossed their interim regression line (`interim_confidence`, its
+    Bonferroni share): only these stop a run early on their own. Not the gate's clear-regression line
+    as the total's look has it (interval wholly below −threshold): a scenario's allowed drop is small,
+    that line is almost the last look's, and tested at every look of the ramp and the schedule it
+    spent the false-alarm rate many times over (simulated on the realistic suite: 6.6 %)."""
+    m, tested = noisy_clusters(estimate, allowed)
+    line = scenario_gate(gate, m).interim_confidence
+    return [c.name for c in tested if regression_at(_alone(c), allowed[c.name], line)]
+
+
+def scenario_undecided(c: Cluster, allowed: float, gate: GateConfig, m: int) -> bool:
+    """Would more trials decide this scenario on its own? Its look (at its Bonferroni lines) has not
+    passed it, and at `max_trials` its test would catch the drop the gate is held to catch on it
+    (`DETECT_FACTOR` of its allowed drop) with `gate.power`. Only such a scenario keeps a run going
+    whose total has passed.
+
+    Why the second condition: on a suite of many small noisy tasks each task's allowed drop is a
+    fraction of a point, no look ever passes it, and waiting on it ran unchanged PRs of the
+    every-task-noisy suite to 3.6 passes for a drop that 15 trials could not show anyway. Nightshift,
+    the smoke suite's one noisy task (σ ≈ 2 against 1.5), is the case it keeps: more trials do decide it."""
+    if c.n_run >= gate.max_trials:
+        return False
+    each = scenario_gate(gate, m)
+    alone = _alone(c)
+    if look(alone, allowed, each) == "pass":
+        return False
+    se, df = alone.se(gate.max_trials), alone.df(gate.max_trials)
+    bar = max(allowed, quantile(0.5 + each.confidence / 2, df) * se) + quantile(gate.power, df) * se
+    return bar <= DETECT_FACTOR * allowed
 
 
 def no_more_needed(estimate: Estimate, deterministic: bool) -> str | None:

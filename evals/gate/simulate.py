@@ -160,6 +160,7 @@ def simulate_pr(
 ) -> tuple[Decision, int]:
     """One PR through the live rule: the verdict and the trials it took."""
     allowed = threshold.allowed_drop(s.max_points)
+    each = threshold.scenario_drops({"sim": s.max_points})  # one scenario: None, as live
     prior_sd = gate.prior_sd_percent / 100 * s.max_points
     run_rates = [s.guard_rate] * s.guards
     if case.guard_fallen and s.guards:
@@ -179,9 +180,9 @@ def simulate_pr(
             for i, (b, r) in enumerate(zip(base_guards, run_guards, strict=True))
         ]
         tests = judge_guards(counts, gate.guard_alpha)
-        extra = extra_trials(estimate, len(run), allowed, gate, guards=tests, ramp=ramp)
+        extra = extra_trials(estimate, len(run), allowed, gate, guards=tests, ramp=ramp, scenarios=each)
         if extra == 0:
-            return decide_all(estimate, allowed, gate.confidence, tests), len(run)
+            return decide_all(estimate, allowed, gate.confidence, tests, each), len(run)
         run += _draw(rng, s, s.mean - case.drop, extra)
         run_guards = [old + new for old, new in zip(run_guards, _flags(rng, run_rates, extra), strict=True)]
 

@@ -23,7 +23,11 @@ A fresh baseline of the committed k per task (6 for a task never blessed) is dra
 and a task is quiet only if that draw (with the history) never varied, as live.
 
 A true drop of 12 % of the suite's points lowers each task's mean by 12 % of its points (a quiet
-task's per-point chance by 0.12). The threshold is the same share of the total as 1.5 of 25 (6 %).
+task's per-point chance by 0.12). Two regressions of one task inside the suite are simulated beside it
+(`cases`), because a threshold on the suite's total can hide them: Nightshift losing 3 of its 25 points,
+and an L1 task losing one point in every trial. The threshold is evals.yaml's, read as the live run
+reads it (`Threshold.allowed_drop` of the points that run, and with `per_scenario` each scenario's own),
+so the goals printed are the live gate's goals.
 Model calls per verdict count every trial of every task; passes are those calls over one trial of
 every task (the floor any gate pays), printed with their Monte-Carlo error.
 
@@ -51,7 +55,6 @@ if TYPE_CHECKING:
 
 UNMEASURED_RATE = 0.75  # a point's chance in a task nobody measured (the old shared assumption)
 DROP_SHARE = 0.12  # 3 points of 25
-THRESHOLD_SHARE = 0.06  # 1.5 points of 25
 SUITE_DETECTION_GOAL = 0.90
 FALSE_ALARM_GOAL = 0.05
 CALLS_GOAL = {"smoke": 400, "full": 900}  # mean model calls per verdict (issue #30)
@@ -198,76 +201,118 @@ class SuiteOutcome:
         return 1.96 * self.sd_calls / math.sqrt(self.runs) / self.calls_per_pass
 
 
-def _scores(rng: np.random.Generator, task: Task, drop: float, n: int) -> list[float]:
-    """`n` trial totals of `task` whose points fell by `drop` of their count."""
+@dataclass(frozen=True)
+class Change:
+    """What a simulated PR does to the agent: every task's mean falls by `share` of its points, or only
+    task `only`'s; `lose` points more in every trial of `only` (a quiet task losing one of its points,
+    its decisive one, every time)."""
+
+    share: float = 0.0
+    only: str | None = None
+    lose: int = 0
+
+    def of(self, task: str) -> tuple[float, int]:
+        """The share and the whole points `task` loses under this change."""
+        if self.only is not None and task != self.only:
+            return 0.0, 0
+        return self.share, self.lose
+
+
+NO_CHANGE = Change()
+
+
+def _scores(rng: np.random.Generator, task: Task, change: Change, n: int) -> list[float]:
+    """`n` trial totals of `task` under `change`."""
     import numpy as np
 
     if n <= 0:
         return []
+    drop, lose = change.of(task.name)
     if task.quiet:
         rate = min(1.0, max(0.0, task.mean / task.points - drop))
-        return [float(x) for x in rng.binomial(task.points, rate, n)]
-    mean = task.mean - drop * task.points
+        return [float(x) for x in rng.binomial(task.points - lose, rate, n)]
+    mean = task.mean - drop * task.points - lose
     return [float(x) for x in np.clip(np.rint(rng.normal(mean, task.sd, n)), 0, task.points)]
+
+
+def cases(suite: list[Task]) -> dict[str, Change]:
+    """The simulated PRs: no change, a 12 % drop of every task, and two regressions of one task inside
+    the suite that a threshold on the suite's total could hide: Nightshift losing 12 % of its points (3 of
+    25), and an L1 task (the first quiet one, else the first) losing one point in every trial."""
+    out = {"no change": NO_CHANGE, "drop 12%": Change(DROP_SHARE)}
+    names = {t.name for t in suite}
+    if "nightshift" in names:
+        out["nightshift -3"] = Change(DROP_SHARE, only="nightshift")
+    l1 = [t for t in suite if t.tier == "L1"]
+    if l1:
+        pick = next((t for t in l1 if t.quiet), l1[0])
+        out[f"{pick.name} -1"] = Change(only=pick.name, lose=1)
+    return out
 
 
 def simulate_suite_pr(
     rng: np.random.Generator,
     suite: list[Task],
-    drop: float,
+    change: Change,
     gate: GateConfig,
     start_k: int,
+    threshold: Threshold,
     allocate: bool = True,
 ) -> tuple[Decision, int, int]:
-    """One PR over the whole suite through the live rule: verdict, trials in all, model calls."""
+    """One PR over the whole suite through the live rule, at the threshold evals.yaml sets (the live
+    run's `allowed_drop` of the points that run): verdict, trials in all, model calls."""
     total = sum(t.points for t in suite)
-    allowed = Threshold(percent=THRESHOLD_SHARE * 100).allowed_drop(total)
+    allowed = threshold.allowed_drop(total)
+    each = threshold.scenario_drops({t.name: t.points for t in suite})
     by_name = {t.name: t for t in suite}
-    base = {t.name: _scores(rng, t, 0.0, t.baseline_trials) for t in suite}
+    base = {t.name: _scores(rng, t, NO_CHANGE, t.baseline_trials) for t in suite}
     noise: dict[str, Noise] = {n: measure(n, scores) for n, scores in base.items()} if allocate else {}
     k = first_look(noise, by_name, allowed, start_k, gate) if allocate else start_k
     ramp = start_k if k < start_k else 0
     ks = start_trials(noise, by_name, k)
-    run = {n: _scores(rng, by_name[n], drop, n_k) for n, n_k in ks.items()}
+    run = {n: _scores(rng, by_name[n], change, n_k) for n, n_k in ks.items()}
     while True:
         for n, more in catch_up(noise, run, k, ramp=ramp).items():
-            run[n] += _scores(rng, by_name[n], drop, more)
+            run[n] += _scores(rng, by_name[n], change, more)
         estimate = Estimate(
             tuple(
                 cluster(n, run[n], base[n], gate.prior_sd_percent / 100 * by_name[n].points) for n in by_name
             )
         )
-        extra = extra_trials(estimate, k, allowed, gate, ramp=ramp) if active(noise, run) else 0
+        extra = 0
+        if active(noise, run):
+            extra = extra_trials(estimate, k, allowed, gate, ramp=ramp, scenarios=each)
         if extra == 0:
             trials = sum(len(scores) for scores in run.values())
             calls = sum(len(run[n]) * by_name[n].calls_per_trial for n in by_name)
-            return decide_all(estimate, allowed, gate.confidence), trials, calls
+            return decide_all(estimate, allowed, gate.confidence, scenarios=each), trials, calls
         for n, more in top_up(noise, run, extra).items():
-            run[n] += _scores(rng, by_name[n], drop, more)
+            run[n] += _scores(rng, by_name[n], change, more)
         k += extra
 
 
 def run_suite_bench(
     gate: GateConfig,
+    threshold: Threshold,
     suite: list[Task] | None = None,
     runs: int = 500,
     seed: int = 0,
     start_trials: int = 3,
     allocate: bool = True,
 ) -> dict[str, SuiteOutcome]:
-    """No change and a 12 % drop of the suite's points, `runs` simulated PRs each."""
+    """Each of `cases` (no change, a 12 % drop, one task's regression), `runs` simulated PRs each."""
     import numpy as np
 
     rng = np.random.default_rng(seed)
     suite = suite if suite is not None else tiered_suite()
     out = {}
     per_pass = sum(t.calls_per_trial for t in suite)
-    for name, drop in (("no change", 0.0), ("drop 12%", DROP_SHARE)):
+    for name, change in cases(suite).items():
         counts: Counter[str] = Counter()
         trials = 0
         calls: list[int] = []
         for _ in range(runs):
-            verdict, n, c = simulate_suite_pr(rng, suite, drop, gate, start_trials, allocate)
+            verdict, n, c = simulate_suite_pr(rng, suite, change, gate, start_trials, threshold, allocate)
             counts[verdict] += 1
             trials += n
             calls.append(c)
@@ -333,6 +378,12 @@ def format_suite(
         f"  detection of a 12% drop: {det:.1%} ± {dropped.rate_error('regression'):.1%} (goal ≥ "
         f"{SUITE_DETECTION_GOAL:.0%}: {ok[goals['detection']]}); {cost(dropped)}",
     ]
+    for case, o in outcomes.items():
+        if case not in ("no change", "drop 12%"):
+            lines.append(
+                f"  one task's regression, {case}: caught {o.rate('regression'):.1%} ± "
+                f"{o.rate_error('regression'):.1%}; {cost(o)}"
+            )
     if calls_goal is not None:
         lines.append(
             f"  model calls per verdict of an unchanged PR ≤ {calls_goal:g}: {ok[goals['model calls']]} "

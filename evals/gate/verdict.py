@@ -19,7 +19,7 @@ exactly the live rule. When to look and what a look may decide is evals/gate/seq
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from pydantic import Field
@@ -29,7 +29,16 @@ from evals.core.errors import ExitCode
 from evals.core.model import StrictModel
 from evals.gate.compare import Comparison, GuardComparison, TotalComparison
 from evals.gate.guards import GuardTest, interim_level, undecided
-from evals.gate.sequential import look, next_look, no_more_needed
+from evals.gate.sequential import (
+    look,
+    next_look,
+    no_more_needed,
+    noisy_clusters,
+    scenario_interim,
+    scenario_interval,
+    scenario_regressions,
+    scenario_undecided,
+)
 from evals.gate.stats import Estimate
 
 VerdictName = Literal["pass", "regression", "inconclusive", "not-comparable", "error"]
@@ -74,10 +83,19 @@ def decide(estimate: Estimate, allowed_drop: float, confidence: float) -> Decisi
 
 
 def decide_all(
-    estimate: Estimate, allowed_drop: float, confidence: float, guards: Sequence[GuardTest] = ()
+    estimate: Estimate,
+    allowed_drop: float,
+    confidence: float,
+    guards: Sequence[GuardTest] = (),
+    scenarios: Mapping[str, float] | None = None,
 ) -> Decision:
-    """The total's decision, overruled by any guard that regressed (a guard regresses on its own)."""
+    """The total's decision, overruled by any guard that regressed (a guard regresses on its own) and,
+    with `scenarios` (each scenario's own allowed drop: `threshold.per_scenario`), by any scenario
+    whose own drop is a regression at its Bonferroni share of `confidence`: a threshold on a suite's
+    total would otherwise hide one task's regression in the suite's points."""
     if any(t.regressed for t in guards):
+        return "regression"
+    if scenarios and scenario_regressions(estimate, scenarios, confidence):
         return "regression"
     return decide(estimate, allowed_drop, confidence)
 
@@ -90,6 +108,7 @@ def extra_trials(
     deterministic: bool = False,
     guards: Sequence[GuardTest] = (),
     ramp: int = 0,
+    scenarios: Mapping[str, float] | None = None,
 ) -> int:
     """How many trials per scenario to add before deciding (0: decide now). `max_trials` 0 disables it.
 
@@ -100,17 +119,35 @@ def extra_trials(
     run early only past an interim line (`interim_level`, one-sided 0.1%); a guard significant at
     `guard_alpha` but short of it keeps the run going, and the verdict (`decide_all`) tests it at
     `guard_alpha` on the trials the run ends with. The simulation counts its false alarms with
-    the total's. Trials are added up to the next look of a fixed schedule (`min_trials`, then
-    every `look_every`, up to `max_trials`; after every trial below `ramp`: `sequential.next_look`).
+    the total's. With `scenarios` (each scenario's own allowed drop, `threshold.per_scenario`), a
+    scenario past its own interim line stops the run too, and one whose own look has not passed it
+    keeps an otherwise passing run going while `max_trials` could still decide it
+    (`sequential.scenario_undecided`). Trials are added up to the next look of a fixed schedule
+    (`min_trials`, then every `look_every`, up to `max_trials`; after every trial below `ramp`:
+    `sequential.next_look`).
     """
     if k >= gate.max_trials or no_more_needed(estimate, deterministic):
         return 0
     if any(t.regressed_at(interim_level(gate.interim_confidence)) for t in guards):
         return 0  # a guard fell past the interim line: regression, nothing to wait for
+    if scenarios and scenario_interim(estimate, scenarios, gate):
+        return 0  # one scenario fell past its own interim line: regression, nothing to wait for
     total = look(estimate, allowed_drop, gate)
-    if total == "regression" or (total == "pass" and not undecided(guards, gate.max_trials)):
+    if total == "regression":
+        return 0
+    if (
+        total == "pass"
+        and not undecided(guards, gate.max_trials)
+        and not _scenario_undecided(estimate, scenarios or {}, gate)
+    ):
         return 0
     return next_look(k, gate, ramp) - k
+
+
+def _scenario_undecided(estimate: Estimate, allowed: Mapping[str, float], gate: GateConfig) -> bool:
+    """Some tested scenario is undecided and more trials would decide it (`scenario_undecided`)."""
+    m, tested = noisy_clusters(estimate, allowed)
+    return any(scenario_undecided(c, allowed[c.name], gate, m) for c in tested)
 
 
 NAMED_DROPS = 3  # criteria a regression's reason names with their titles; the report's table lists all
@@ -157,6 +194,20 @@ def guard_reason(g: GuardComparison, several: bool) -> str:
         f"guard {name} regressed: full marks in {g.baseline_passed}/{g.baseline_trials} {where} "
         f"({g.baseline_pass_rate:.0%}), {g.passed}/{g.trials} now ({g.pass_rate:.0%}); one-sided Fisher "
         f"p = {g.p_value:.3g}, Holm-adjusted {g.p_adjusted:.3g} < {g.alpha:g}"
+    )
+
+
+def scenario_reason(estimate: Estimate, allowed: Mapping[str, float], name: str, confidence: float) -> str:
+    """One scenario that regressed on its own (`threshold.per_scenario`), with its Δ, its interval at
+    its Bonferroni share of the gate's confidence, and its own allowed drop."""
+    m, _ = noisy_clusters(estimate, allowed)
+    level = 1 - (1 - confidence) / max(1, m)
+    c = next(c for c in estimate.clusters if c.name == name)
+    low, high = scenario_interval(c, level)
+    return (
+        f"scenario {name} regressed on its own: mean {c.mean_run:.2f} vs baseline {c.mean_base:.2f} "
+        f"(Δ {c.delta:+.2f}, {level:.1%} CI {low:+.2f} to {high:+.2f}, one of {m} scenarios tested; "
+        f"its allowed drop {allowed[name]:g})"
     )
 
 
@@ -208,8 +259,13 @@ def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
         return Verdict(
             verdict="regression" if guards else "pass", reasons=guards, notices=list(comparison.notices)
         )
-    decision = decide_all(estimate, total.allowed_drop, total.confidence, comparison.guard_tests)
+    each = comparison.scenario_allowed
+    decision = decide_all(estimate, total.allowed_drop, total.confidence, comparison.guard_tests, each)
     reasons = list(guards)
+    fell = scenario_regressions(estimate, each, total.confidence) if each else []
+    for name in fell:
+        assert each is not None
+        reasons.append(scenario_reason(estimate, each, name, total.confidence))
     on_total = decide(estimate, total.allowed_drop, total.confidence)
     if on_total == "regression":
         dropped = ", ".join(dropped_criteria(comparison, several_scenarios)) or "spread over criteria"
@@ -219,7 +275,7 @@ def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             f"{_statement(total)}: the drop is past the threshold but noise could explain it "
             f"(k={total.k}; smallest drop this k detects: {total.detects()})"
         )
-    elif guards:
+    elif guards or fell:
         reasons.append(f"{_statement(total)}: the total alone is within the threshold")
     return Verdict(verdict=decision, reasons=reasons, notices=list(comparison.notices))
 

@@ -341,6 +341,7 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
         deterministic=p.deterministic,
         guards=comparison.guard_tests,
         ramp=p.ramp,
+        scenarios=comparison.scenario_allowed,
     )
     if not noise:
         return dict.fromkeys(p.scenarios, extra) if extra else {}

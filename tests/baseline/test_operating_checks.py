@@ -9,6 +9,7 @@ and a replay list cycles by trial index, so a run of any shape is written down, 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -117,7 +118,12 @@ def test_a_canary_that_loses_more_than_the_threshold_is_caught_and_counted(proje
 def test_a_canary_within_the_threshold_is_recorded_as_missed_with_its_drop(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write_canary(project, "pr-number-only")  # 1 point: within the 1.5 allowed, so the gate passes it
+    # board-move alone is held to 6 % of its 3 points as committed; at 1.5 points its canary's 1 point is
+    # within the threshold, so the gate passes it
+    config = project / "evals.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^  percent: [\d.]+", "  points: 1.5", text), encoding="utf-8")
+    write_canary(project, "pr-number-only")
     out = project / "runs" / "weak"
     assert main(["baseline", "canary", "--scenario", "board-move", "--out", str(out)]) == 0
     said = capsys.readouterr().out

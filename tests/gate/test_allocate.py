@@ -92,12 +92,20 @@ def test_allocation_by_noise_keeps_the_error_rates_and_costs_far_fewer_calls() -
 
     config, _ = load_config(ROOT)
     shape = suite_shape(ROOT, config, config.suites["smoke"])
-    by_noise = run_suite_bench(config.gate, shape, runs=150, seed=20261201, start_trials=config.trials)
+    by_noise = run_suite_bench(
+        config.gate, config.threshold, shape, runs=150, seed=20261201, start_trials=config.trials
+    )
     assert by_noise["no change"].rate("regression") <= FALSE_ALARM_GOAL
     assert by_noise["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL
     assert by_noise["no change"].mean_calls <= CALLS_GOAL["smoke"]
     every = run_suite_bench(
-        config.gate, shape, runs=60, seed=20261201, start_trials=config.trials, allocate=False
+        config.gate,
+        config.threshold,
+        shape,
+        runs=60,
+        seed=20261201,
+        start_trials=config.trials,
+        allocate=False,
     )
     assert by_noise["no change"].mean_calls < every["no change"].mean_calls
 
@@ -136,8 +144,10 @@ def test_on_noisy_suites_a_verdict_costs_fewer_passes_at_the_same_error_rates(sh
         if shape == "every-task-noisy"
         else realistic_suite(suite_shape(ROOT, config, config.suites["full"]))
     )
-    now = run_suite_bench(config.gate, suite, runs=120, seed=39, start_trials=3)
-    before = run_suite_bench(config.gate, suite, runs=40, seed=39, start_trials=3, allocate=False)
+    now = run_suite_bench(config.gate, config.threshold, suite, runs=120, seed=39, start_trials=3)
+    before = run_suite_bench(
+        config.gate, config.threshold, suite, runs=40, seed=39, start_trials=3, allocate=False
+    )
     assert now["no change"].rate("regression") <= FALSE_ALARM_GOAL
     assert now["drop 12%"].rate("regression") >= SUITE_DETECTION_GOAL
     assert now["no change"].passes < 2.5 < 3.0 <= before["no change"].passes

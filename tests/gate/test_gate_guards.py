@@ -4,6 +4,7 @@ Holm across guards), so it fails the gate even when the total stays within the t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,8 +50,13 @@ def test_a_guard_that_fell_is_a_regression_while_the_total_is_within_the_thresho
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """T4 (the ticket moved to Done) as a guard: the baseline always did it, the run never does; the
-    total drops by 1 point of 7, inside the 1.5-point threshold, and the gate still says regression."""
+    total drops by 1 point of 7, inside a 1.5-point threshold, and the gate still says regression.
+    (The committed 6 % of trial-run's 7 points is 0.42, which the total's own drop would cross: the
+    threshold is set to 1.5 points so the guard alone decides.)"""
     guard_project(project, "T4")
+    config = project / "evals.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(re.sub(r"(?m)^  percent: [\d.]+", "  points: 1.5", text), encoding="utf-8")
     base_run = project / "runs" / "base"
     args = ["run", "--scenario", "trial-run", "--agent", "replay:regressed"]
     # the guard flag alone leaves the baseline comparable: the regressed replay fails against reference

@@ -159,8 +159,8 @@ def move_the_ruler(head: Path, regressed_run: Path) -> dict[str, str]:
     # (b) raise the threshold far past the drop.
     config = head / "evals.yaml"
     text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace("  points: 1.5 ", "  points: 9   ", 1), encoding="utf-8")
-    assert "points: 9" in config.read_text(encoding="utf-8")
+    config.write_text(text.replace("  percent: 6 ", "  percent: 90", 1), encoding="utf-8")
+    assert "percent: 90" in config.read_text(encoding="utf-8")
     # (c) weaken the rubric (T1a no longer needs the PR link) and update the stored fingerprint.
     rubric = head / "scenario" / "trial-run" / "rubric.yaml"
     strict = rubric.read_text(encoding="utf-8")

@@ -161,7 +161,9 @@ def test_a_noisy_scenario_starts_below_k_where_the_baselines_spread_allows_and_l
     monkeypatch.setattr(allocate_module, "MIN_SPREAD_DF", 1)
     _default_trials(project, 3)
     config = project / "evals.yaml"
-    config.write_text(re.sub(r"(?m)^  points: [\d.]+", "  percent: 60", config.read_text(encoding="utf-8")))
+    config.write_text(
+        re.sub(r"(?m)^  (?:points|percent): [\d.]+", "  percent: 60", config.read_text(encoding="utf-8"))
+    )
     out = project / "runs" / "ramp"
     main(["run", *SCENARIOS, "--agent", AGENT, "--out", str(out)])
     meta = json.loads((out / "run.json").read_text())

@@ -48,7 +48,7 @@ def _settings(project: Path) -> None:
     text = config.read_text(encoding="utf-8")
     for key, value in (("min_trials", 2), ("look_every", 2), ("max_trials", 4)):
         text = re.sub(rf"^  {key}: \d+", f"  {key}: {value}", text, flags=re.MULTILINE)
-    text = re.sub(r"^  points: [\d.]+", "  points: 0.2", text, flags=re.MULTILINE)
+    text = re.sub(r"^  (?:points|percent): [\d.]+", "  points: 0.2", text, flags=re.MULTILINE)
     text = text.replace("allocate: true", "allocate: false")
     config.write_text(text, encoding="utf-8")
 
