@@ -25,7 +25,11 @@ and every child it waited for) is shown beside wall time, being less sensitive t
   the summary. Each copy's Python files carry a comment naming the copy, so its code is its own
   (as a real agent's trials differ) and no content-keyed cache is reused from one to the next;
   shown below it, the same with identical copies (what such caches save). Goal: half the figure
-  before the speed work.
+  recorded before the speed work (`BEFORE`: 0.18 s, so 0.09 s), also when `--before` measures a
+  later checkout. What counts is the grader's own process and what reaches its RUSAGE_CHILDREN:
+  the confined programs (probe workers, killed with their pid namespace; pytest runs) are not
+  reaped in a chain back to the grader, so their CPU is mostly not in the figure (measured under
+  bubblewrap, 2026-12-05: about 2 ms counted per confined program).
 
 "Before" is either the figures recorded below (`BEFORE`), or, with `--before CHECKOUT` (e.g. a
 `git worktree` of the commit before), measured now from that checkout with its own project files,
@@ -66,7 +70,7 @@ HELP_GOAL_S = 0.5
 COMPARE_GOAL_S = 0.3  # CPU beyond start-up, 100 trials
 SUITE_COMPARE_GOAL_S = 1.0  # CPU beyond start-up, the full suite × SUITE_TRIALS
 SUITE_TRIALS = 5
-GRADE_GOAL_SHARE = 0.5  # of the grading CPU before
+GRADE_GOAL_SHARE = 0.5  # of the grading CPU before the speed work (BEFORE below)
 
 # Recorded with this script on the 2-core project machine at the commit before the speed work of
 # issue #12, at load average about 1 (CPU then: start-up 1.2-1.4 s, compare beyond it 0.3 s).
@@ -76,6 +80,9 @@ BEFORE: dict[str, float] = {
     "help": 1.13, "compare": 0.30, "compare_all": 1.43, "grade_cpu": 0.18, "grade_same_cpu": 0.18
 }  # fmt: skip
 # (compare_all: the recorded start-up plus the recorded compare beyond it)
+# The grading goal is half the figure recorded before the speed work (0.09 s), whatever `--before`
+# measures: a later checkout as "before" shows the change's ratio, not a new goal.
+GRADE_GOAL_S = BEFORE["grade_cpu"] * GRADE_GOAL_SHARE
 
 # Variables that would switch a run to a real model, a live world or GitHub Actions output: the bench
 # is offline and measures the defaults.
@@ -270,7 +277,7 @@ Row = tuple[str, float, float | None, float | None, float | None, bool]
 
 
 def table(now: Figures, before: dict[str, float], before_at: str, repeat: int) -> list[str]:
-    grade_goal = before["grade_cpu"] * GRADE_GOAL_SHARE
+    grade_goal = GRADE_GOAL_S
     suite_label = f"compare suite × {SUITE_TRIALS}, beyond start-up"
     rows: list[Row] = [
         ("start-up: --help", now.help.wall, now.help.cpu, before["help"], HELP_GOAL_S, False),
@@ -301,12 +308,12 @@ def table(now: Figures, before: dict[str, float], before_at: str, repeat: int) -
     return lines
 
 
-def meets_goals(now: Figures, before: dict[str, float]) -> bool:
+def meets_goals(now: Figures) -> bool:
     return (
         now.help.wall <= HELP_GOAL_S
         and now.compare.cpu <= COMPARE_GOAL_S
         and now.suite.cpu <= SUITE_COMPARE_GOAL_S
-        and now.grade_cpu <= before["grade_cpu"] * GRADE_GOAL_SHARE
+        and now.grade_cpu <= GRADE_GOAL_S
     )
 
 
@@ -333,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         before_at = f"{args.before}, measured now (CPU: start-up {then.help.cpu:.2f} s, "
         before_at += f"compare {then.compare.cpu:.2f} s)"
     print("\n".join(table(figures[0], before, before_at, args.repeat)))
-    return 0 if meets_goals(figures[0], before) else 1
+    return 0 if meets_goals(figures[0]) else 1
 
 
 if __name__ == "__main__":

@@ -124,13 +124,20 @@ def _total_problems(grade: TrialGrade, rubric: Rubric) -> list[str]:
         problems.append(f"max_scored {grade.max_scored}, but its scored parts carry {max_scored}")
     if sorted(grade.unscored) != sorted(p.id for p in parts if p.score is None):
         problems.append(f"unscored lists {grade.unscored}, not the parts without a score")
+    # each part's score under its criterion and its category, in part order (as the sums were made):
+    # one pass over the parts, not one per criterion (a run of 100 trials × 20 criteria × 25 parts)
+    by_criterion: dict[str, list[float | None]] = {}
+    by_category: dict[str, list[float | None]] = {}
+    for p in parts:
+        by_criterion.setdefault(p.criterion, []).append(p.score)
+        by_category.setdefault(p.category, []).append(p.score)
     for criterion in rubric.criteria:
-        own = _sum([p.score for p in parts if p.criterion == criterion.id])
+        own = _sum(by_criterion.get(criterion.id, []))
         if criterion.id not in grade.criteria or not _close(grade.criteria[criterion.id], own):
             shown = grade.criteria.get(criterion.id)
             problems.append(f"criterion {criterion.id}: {shown}, its parts give {own}")
     for category in rubric.categories:
-        own = _sum([p.score for p in parts if p.category == category])
+        own = _sum(by_category.get(category, []))
         if category not in grade.categories or not _close(grade.categories[category], own):
             shown = grade.categories.get(category)
             problems.append(f"category {category}: {shown}, its parts give {own}")

@@ -105,6 +105,24 @@ def test_a_total_that_is_not_the_sum_of_its_parts_is_an_error(
     refused(capsys, run, f"{run / 'results.jsonl'}:3", "total 101, but its parts add up to 7")
 
 
+def test_a_criterion_or_category_that_is_not_the_sum_of_its_parts_is_an_error(
+    run: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = records(run)
+    criterion, category = sorted(lines[1]["grade"]["criteria"])[0], sorted(lines[1]["grade"]["categories"])[0]
+    own = lines[1]["grade"]["criteria"][criterion]
+    lines[1]["grade"]["criteria"][criterion] = own + 5
+    lines[1]["grade"]["categories"][category] += 3
+    write(run, lines)
+    refused(
+        capsys,
+        run,
+        f"{run / 'results.jsonl'}:2",
+        f"criterion {criterion}: {own + 5}, its parts give {own}",
+        f"category {category}: ",
+    )
+
+
 def test_a_failed_part_holding_full_points_is_an_error(run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = records(run)
     lines[0]["grade"]["parts"][0]["status"] = "failed"

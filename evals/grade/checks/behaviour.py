@@ -23,9 +23,7 @@ exactly, a list by its items in order and a set or frozenset by its members, so 
 
 from __future__ import annotations
 
-import logging
 import math
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,6 +113,8 @@ def import_roots(seed: dict[str, str]) -> list[str]:
     """Where the service imports its packages from: the repository's `pythonpath` (pytest's ini
     options in the seeded pyproject.toml, e.g. `src`), else the repository's root. Read from the
     seed, so the agent cannot move the roots the grader imports from."""
+    import tomllib  # here, not at the top: `compare` imports the vocabulary and never reads a seed
+
     try:
         options = tomllib.loads(seed.get("pyproject.toml", "")).get("tool", {}).get("pytest", {})
     except tomllib.TOMLDecodeError:
@@ -220,6 +220,8 @@ def _problems(
         lowest = seen.logging.get("lowest")
         if not isinstance(lowest, int) or lowest < floor:
             where = seen.logging.get("lowest_name", "?")
+            import logging  # here: `compare` imports the vocabulary and never names a level
+
             level = logging.getLevelName(lowest) if isinstance(lowest, int) else "unknown"
             problems.append(f"logger {where!r} logs at {level} once imported (below {log_level_at_least})")
     return problems

@@ -19,8 +19,6 @@ from __future__ import annotations
 import io
 import re
 
-from dotenv import dotenv_values
-
 from evals.grade.checks.common import heads
 from evals.grade.registry import CheckResult, GradeContext, check
 
@@ -35,7 +33,10 @@ NAMED = {"common": COMMON}
 
 
 def parse_env(text: str) -> dict[str, str]:
-    """NAME -> value as python-dotenv reads the file (a name without `=` maps to '')."""
+    """NAME -> value as python-dotenv reads the file (a name without `=` maps to ''). Imported here:
+    `compare` imports the vocabulary to validate rubrics and never parses a .env file."""
+    from dotenv import dotenv_values
+
     values = dotenv_values(stream=io.StringIO(text), interpolate=False)
     return {name: value or "" for name, value in values.items()}
 

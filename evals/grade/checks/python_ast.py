@@ -12,7 +12,7 @@ import ast
 from collections.abc import Iterator
 from functools import lru_cache
 
-from evals.grade.artefact import AgentArtefactError, bounded, reading
+from evals.grade.artefact import AgentArtefactError, bounded_tree, reading
 
 PARSED_SOURCES = 256
 ENV_GETTERS = {"os.environ.get", "environ.get", "os.getenv", "getenv"}
@@ -27,7 +27,7 @@ Function = ast.FunctionDef | ast.AsyncFunctionDef
 def _parsed(source: str) -> ast.Module | SyntaxError | AgentArtefactError:
     try:
         with reading("the Python source"):
-            tree: ast.Module = bounded(ast.parse(source), "the Python source")
+            tree = bounded_tree(ast.parse(source), "the Python source")
             return tree
     except SyntaxError as exc:
         return exc

@@ -107,21 +107,47 @@ class Limits:
         }
 
 
-def processes_of(uid: int) -> int:
-    """How many processes (threads count too, as RLIMIT_NPROC counts them) the real uid runs now."""
+def _status_field(status: bytes, name: bytes) -> bytes | None:
+    """One field of a /proc/PID/status text, or None. Its first line is the process's name, in which
+    the kernel escapes newlines, so a field is always found at the start of a line."""
+    start = status.find(b"\n" + name + b":")
+    if start < 0:
+        return None
+    start += len(name) + 2
+    end = status.find(b"\n", start)
+    return status[start : end if end >= 0 else len(status)]
+
+
+def _read_status(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 8192):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def processes_of(uid: int, proc: str = "/proc") -> int:
+    """How many processes (threads count too, as RLIMIT_NPROC counts them) the real uid runs now.
+
+    Called before every confined program (nine per Nightshift trial), over every process of the
+    machine: each status file is read as bytes and only its `Uid` and `Threads` lines are looked at,
+    which took a tenth of the grader's own CPU per trial when every line was split into a dict."""
     count = 0
     try:
-        pids = [p for p in os.listdir("/proc") if p.isdigit()]
+        pids = [p for p in os.listdir(proc) if p.isdigit()]
     except OSError:
         return 0
     for pid in pids:
         try:
-            with open(f"/proc/{pid}/status", encoding="utf-8") as status:
-                fields = dict(line.split(":", 1) for line in status if ":" in line)
+            status = _read_status(f"{proc}/{pid}/status")
         except OSError:
             continue  # gone meanwhile
-        if int(fields.get("Uid", "-1").split()[0]) == uid:
-            count += int(fields.get("Threads", "1").strip() or 1)
+        real = _status_field(status, b"Uid")
+        if int((real or b"-1").split()[0]) == uid:
+            count += int((_status_field(status, b"Threads") or b"1").strip() or 1)
     return count
 
 

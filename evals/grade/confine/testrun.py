@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import subprocess
 import tempfile
-import tomllib
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -64,6 +62,8 @@ class PytestRun:
 
 def _pythonpath(trusted: Mapping[str, str]) -> list[str]:
     """The repository's `pythonpath` from the trusted tree's pyproject.toml (pytest's ini options)."""
+    import tomllib  # here and below, not at the top: `compare` imports this module and runs nothing
+
     try:
         options = tomllib.loads(trusted.get("pyproject.toml", "")).get("tool", {}).get("pytest", {})
     except tomllib.TOMLDecodeError:
@@ -90,6 +90,8 @@ def junit_counts(report: bytes | None) -> tuple[int | None, int | None, int | No
     when there is none or it does not parse."""
     if not report:
         return None, None, None
+    import xml.etree.ElementTree as ElementTree
+
     try:
         root = ElementTree.fromstring(report)
     except ElementTree.ParseError:

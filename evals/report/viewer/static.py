@@ -33,8 +33,10 @@ _BIDI = {c: f"⟨U+{c:04X}⟩" for c in [*range(0x202A, 0x202F), *range(0x2066, 
 
 def esc(value: Any) -> str:
     """Text as HTML text: escaped (quotes too), bidirectional controls shown by name (they could
-    reorder what a reader sees), as page.js shows them."""
-    return escape("–" if value is None else str(value), quote=True).translate(_BIDI)
+    reorder what a reader sees), as page.js shows them. ASCII text holds no such control, and most
+    of a run's text is ASCII: `translate` (a lookup per character) is skipped for it."""
+    text = escape("–" if value is None else str(value), quote=True)
+    return text if text.isascii() else text.translate(_BIDI)
 
 
 def _num(value: Any, digits: int = 2) -> str:
