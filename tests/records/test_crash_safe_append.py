@@ -33,11 +33,11 @@ with open(path, "ab") as handle:
 """
 
 
-
 @pytest.fixture(autouse=True)
 def _patient_interrupts(monkeypatch: pytest.MonkeyPatch) -> None:
     """In-process runs: Ctrl-C's grace watchdog must never end the test process on a loaded machine."""
     monkeypatch.setattr("evals.run.interrupt.GRACE_S", 600.0)
+
 
 def kill_writer_mid_line(results: Path, line: str) -> None:
     proc = subprocess.run([sys.executable, "-c", WRITER, str(results), line], check=False)

@@ -611,7 +611,6 @@ class Runner:
             raise AssertionError(f"the dry run has no local equivalent for {uses}")
         return StepLog(label, skipped=False, returncode=0)
 
-
     def _cache(self, verb: str, with_: dict[str, str], workspace: Path, label: str) -> StepLog:
         """GitHub's cache, one directory per key: `restore` takes the exact key, else the newest
         entry whose key starts with one of `restore-keys`; `save` never replaces an entry (a key is
