@@ -93,6 +93,13 @@ class GateConfig(FrozenModel):
         "share of its points cannot pass: it is `error`, unmeasured (evals/gate/compare.py)",
     )
     guard_alpha: float = Field(default=0.05, gt=0, lt=1, description="Holm-adjusted level of the guard tests")
+    quiet_alpha: float = Field(
+        default=0.0,
+        ge=0,
+        lt=1,
+        description="level of the quiet-task test (a task that never varied in the baseline scores less), "
+        "Bonferroni across the compared scenarios; 0 = off (evals/gate/quiet.py)",
+    )
     guard_history_trials: int = Field(
         default=30,
         ge=0,

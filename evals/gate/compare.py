@@ -25,6 +25,7 @@ from evals.gate.baseline_file import Baseline, BaselineScenario, recent
 from evals.gate.guards import GuardCounts, GuardTest, fisher_two_sided, full_marks, judge_guards
 from evals.gate.part_fingerprint import comparability
 from evals.gate.passrate import PassRates
+from evals.gate.quiet import quiet_tests
 from evals.gate.stats import Estimate, cluster, trials_to_decide
 
 
@@ -143,6 +144,8 @@ class Comparison(StrictModel):
     guards: list[GuardComparison] = Field(default_factory=list)
     estimate: SkipValidation[Estimate | None] = Field(default=None, exclude=True, repr=False)
     guard_tests: SkipValidation[list[GuardTest]] = Field(default_factory=list, exclude=True, repr=False)
+    # quiet tasks scoring less than the one score their baseline always had (evals/gate/quiet.py)
+    quiet_tests: SkipValidation[list[GuardTest]] = Field(default_factory=list, exclude=True, repr=False)
     # each compared scenario's own allowed drop when `threshold.per_scenario` holds it on its own
     scenario_allowed: dict[str, float] | None = Field(default=None, exclude=True, repr=False)
 
@@ -401,6 +404,7 @@ def compare(
     clusters = []
     max_points = 0
     points: dict[str, float] = {}
+    sides: dict[str, tuple[list[float], list[float]]] = {}
     for name, agg in aggregates.items():
         base = baseline.scenarios.get(name)
         if base is None or not base.trials or agg.total.mean is None or base.total_mean is None:
@@ -426,12 +430,14 @@ def compare(
         )
         max_points += agg.max_points
         points[name] = agg.max_points
+        sides[name] = (list(shared.base_totals), list(shared.run_totals))
     if clusters:
         result.estimate = Estimate(tuple(clusters))
         result.scenario_allowed = settings.threshold.scenario_drops(points)
         allowed_drop = settings.threshold.allowed_drop(max_points)
         result.total = _total(result.estimate, settings, allowed_drop, max_points)
     _guards(result, aggregates, baseline, settings)
+    result.quiet_tests = quiet_tests(sides, settings.gate.quiet_alpha)
     return result
 
 

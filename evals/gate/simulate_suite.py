@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from evals.core.config import Config, GateConfig, Threshold
 from evals.gate.allocate import Noise, active, catch_up, first_look, measure, start_trials, top_up
+from evals.gate.quiet import quiet_tests
 from evals.gate.stats import Estimate, cluster
 from evals.gate.verdict import Decision, decide_all, extra_trials
 
@@ -57,6 +58,7 @@ UNMEASURED_RATE = 0.75  # a point's chance in a task nobody measured (the old sh
 DROP_SHARE = 0.12  # 3 points of 25
 SUITE_DETECTION_GOAL = 0.90
 FALSE_ALARM_GOAL = 0.05
+QUIET_DETECTION_GOAL = 0.90  # a quiet L1 task losing one point in every trial, committed suites
 CALLS_GOAL = {"smoke": 400, "full": 900}  # mean model calls per verdict (issue #30)
 # mean passes of the suite per verdict on a noisy suite (issue #39): one pass is the floor
 PASSES_GOAL = {"no change": 2.0, "drop 12%": 3.0}
@@ -258,6 +260,7 @@ def simulate_suite_pr(
     start_k: int,
     threshold: Threshold,
     allocate: bool = True,
+    history: int = 0,
 ) -> tuple[Decision, int, int]:
     """One PR over the whole suite through the live rule, at the threshold evals.yaml sets (the live
     run's `allowed_drop` of the points that run): verdict, trials in all, model calls."""
@@ -266,7 +269,12 @@ def simulate_suite_pr(
     each = threshold.scenario_drops({t.name: t.points for t in suite})
     by_name = {t.name: t for t in suite}
     base = {t.name: _scores(rng, t, NO_CHANGE, t.baseline_trials) for t in suite}
-    noise: dict[str, Noise] = {n: measure(n, scores) for n, scores in base.items()} if allocate else {}
+    past = {t.name: _scores(rng, t, NO_CHANGE, history) for t in suite}
+    noise: dict[str, Noise] = (
+        {n: measure(n, scores, [past[n]] if history else []) for n, scores in base.items()}
+        if allocate
+        else {}
+    )
     k = first_look(noise, by_name, allowed, start_k, gate) if allocate else start_k
     ramp = start_k if k < start_k else 0
     ks = start_trials(noise, by_name, k)
@@ -279,13 +287,15 @@ def simulate_suite_pr(
                 cluster(n, run[n], base[n], gate.prior_sd_percent / 100 * by_name[n].points) for n in by_name
             )
         )
+        sides = {n: (base[n], run[n]) for n in by_name}
+        guards = quiet_tests(sides, gate.quiet_alpha)
         extra = 0
         if active(noise, run):
-            extra = extra_trials(estimate, k, allowed, gate, ramp=ramp, scenarios=each)
+            extra = extra_trials(estimate, k, allowed, gate, guards=guards, ramp=ramp, scenarios=each)
         if extra == 0:
             trials = sum(len(scores) for scores in run.values())
             calls = sum(len(run[n]) * by_name[n].calls_per_trial for n in by_name)
-            return decide_all(estimate, allowed, gate.confidence, scenarios=each), trials, calls
+            return decide_all(estimate, allowed, gate.confidence, guards, scenarios=each), trials, calls
         for n, more in top_up(noise, run, extra).items():
             run[n] += _scores(rng, by_name[n], change, more)
         k += extra
@@ -299,6 +309,7 @@ def run_suite_bench(
     seed: int = 0,
     start_trials: int = 3,
     allocate: bool = True,
+    history: int = 0,
 ) -> dict[str, SuiteOutcome]:
     """Each of `cases` (no change, a 12 % drop, one task's regression), `runs` simulated PRs each."""
     import numpy as np
@@ -312,7 +323,9 @@ def run_suite_bench(
         trials = 0
         calls: list[int] = []
         for _ in range(runs):
-            verdict, n, c = simulate_suite_pr(rng, suite, change, gate, start_trials, threshold, allocate)
+            verdict, n, c = simulate_suite_pr(
+                rng, suite, change, gate, start_trials, threshold, allocate, history
+            )
             counts[verdict] += 1
             trials += n
             calls.append(c)
@@ -338,6 +351,10 @@ def suite_goals(outcomes: dict[str, SuiteOutcome], calls_goal: float | None) -> 
     if calls_goal is not None:
         # the verdict a team pays for on most PRs: no true change (a 12 % drop's cost is printed too)
         goals["model calls"] = quiet.mean_calls <= calls_goal
+        # a quiet L1 task losing one point in every trial (`cases`): the quiet-task test (gate.quiet_alpha)
+        for case, o in outcomes.items():
+            if case.endswith(" -1"):
+                goals["quiet task -1"] = o.rate("regression") >= QUIET_DETECTION_GOAL
     else:
         goals["passes, no change"] = quiet.passes <= PASSES_GOAL["no change"]
         goals["passes, drop 12%"] = dropped.passes <= PASSES_GOAL["drop 12%"]
@@ -380,9 +397,12 @@ def format_suite(
     ]
     for case, o in outcomes.items():
         if case not in ("no change", "drop 12%"):
+            goal = ""
+            if "quiet task -1" in goals and case.endswith(" -1"):
+                goal = f" (goal ≥ {QUIET_DETECTION_GOAL:.0%}: {ok[goals['quiet task -1']]})"
             lines.append(
                 f"  one task's regression, {case}: caught {o.rate('regression'):.1%} ± "
-                f"{o.rate_error('regression'):.1%}; {cost(o)}"
+                f"{o.rate_error('regression'):.1%}{goal}; {cost(o)}"
             )
     if calls_goal is not None:
         lines.append(

@@ -197,6 +197,16 @@ def guard_reason(g: GuardComparison, several: bool) -> str:
     )
 
 
+def quiet_reason(t: GuardTest) -> str:
+    """One quiet task that scores less than the one score every baseline trial had (evals/gate/quiet.py)."""
+    c = t.counts
+    return (
+        f"scenario {c.name} regressed: that score in {c.base_pass}/{c.base_n} baseline trials, "
+        f"{c.run_pass}/{c.run_n} now; one-sided Fisher p = {t.p:.3g} < {t.alpha:.3g} (Bonferroni across "
+        f"the compared scenarios)"
+    )
+
+
 def scenario_reason(estimate: Estimate, allowed: Mapping[str, float], name: str, confidence: float) -> str:
     """One scenario that regressed on its own (`threshold.per_scenario`), with its Δ, its interval at
     its Bonferroni share of the gate's confidence, and its own allowed drop."""
@@ -260,8 +270,9 @@ def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             verdict="regression" if guards else "pass", reasons=guards, notices=list(comparison.notices)
         )
     each = comparison.scenario_allowed
-    decision = decide_all(estimate, total.allowed_drop, total.confidence, comparison.guard_tests, each)
-    reasons = list(guards)
+    tests = [*comparison.guard_tests, *comparison.quiet_tests]
+    decision = decide_all(estimate, total.allowed_drop, total.confidence, tests, each)
+    reasons = list(guards) + [quiet_reason(t) for t in comparison.quiet_tests if t.regressed]
     fell = scenario_regressions(estimate, each, total.confidence) if each else []
     for name in fell:
         assert each is not None
@@ -275,7 +286,7 @@ def _decide_verdict(comparison: Comparison, several_scenarios: bool) -> Verdict:
             f"{_statement(total)}: the drop is past the threshold but noise could explain it "
             f"(k={total.k}; smallest drop this k detects: {total.detects()})"
         )
-    elif guards or fell:
+    elif guards or fell or any(t.regressed for t in comparison.quiet_tests):
         reasons.append(f"{_statement(total)}: the total alone is within the threshold")
     return Verdict(verdict=decision, reasons=reasons, notices=list(comparison.notices))
 

@@ -339,7 +339,7 @@ def trials_to_add(p: Plan, rd: RunDir) -> dict[str, int]:
         comparison.total.allowed_drop,
         d.config.gate,
         deterministic=p.deterministic,
-        guards=comparison.guard_tests,
+        guards=[*comparison.guard_tests, *comparison.quiet_tests],
         ramp=p.ramp,
         scenarios=comparison.scenario_allowed,
     )
