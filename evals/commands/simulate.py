@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 
 from evals.commands.common import add_config
 from evals.core.errors import BadInputError, ExitCode
@@ -102,6 +103,19 @@ def add_simulations(inner: argparse._SubParsersAction, old: str | None = None) -
         help="every task starts at k and is topped up at every look (the rule before #30), for comparison",
     )
     suite.add_argument(
+        "--quiet-rate",
+        type=float,
+        help="a what-if: every quiet task of the committed suites passes each point at this chance in "
+        "truth (0.9: quiet in its baseline only by luck); default as measured",
+    )
+    suite.add_argument(
+        "--history",
+        type=int,
+        default=0,
+        help="trials of nightly history drawn beside each baseline (what allocation reads; default 0, "
+        "as committed: no baseline/history.jsonl)",
+    )
+    suite.add_argument(
         "--every-task-noisy",
         action="store_true",
         help="the same as --suite every-task-noisy: 24 tasks, each point passing 75%% of the time",
@@ -163,6 +177,8 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
 
     config, root = load_project(args.config)
     start = config.trials if args.start_trials is None else args.start_trials
+    if args.quiet_rate is not None and not 0 < args.quiet_rate <= 1:
+        raise BadInputError("--quiet-rate must be in (0, 1]")
     if args.runs < 1 or start < 1:
         raise BadInputError("--runs and --start-trials must be at least 1")
     names = list(args.suite or ([] if args.every_task_noisy else SHAPES))
@@ -179,6 +195,8 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
             shape = realistic_suite(suite_shape(root, config, config.suites[committed]))
         else:
             shape = suite_shape(root, config, config.suites[name])
+            if args.quiet_rate is not None:
+                shape = [replace(t, mean=args.quiet_rate * t.points) if t.quiet else t for t in shape]
         outcomes = run_suite_bench(
             config.gate,
             config.threshold,
@@ -187,9 +205,14 @@ def handle_suite(args: argparse.Namespace) -> ExitCode:
             seed=args.seed,
             start_trials=start,
             allocate=not args.no_allocate,
+            history=args.history,
         )
         rule = "every task at k" if args.no_allocate else "trials by measured noise"
         allowed = config.threshold.allowed_drop(sum(t.points for t in shape))
+        if args.history:
+            rule += f", {args.history} history trials"
+        if args.quiet_rate is not None and name in ("smoke", "full"):
+            rule += f", quiet tasks at {args.quiet_rate:g} a point in truth"
         label = (
             f"{name} ({rule}; {args.runs} PRs per case, seed {args.seed}, noisy tasks start at ≤ {start}; "
             f"allowed drop {allowed:g} of the suite's points, evals.yaml's threshold)"

@@ -48,7 +48,15 @@ def quiet_tests(
         if value is None or not run:
             continue
         at = sum(1 for s in run if s >= value)
-        counts = GuardCounts(f"{name} (quiet at {value:g})", len(base), len(base), at, len(run))
+        counts = GuardCounts(f"{name}{QUIET_MARK}{value:g})", len(base), len(base), at, len(run))
         p = fisher_less(at, len(run), len(base), len(base))
         out.append(GuardTest(counts, p, p, alpha / m))
     return out
+
+
+QUIET_MARK = " (quiet at "
+
+
+def quiet_only(tests: Sequence[GuardTest]) -> list[GuardTest]:
+    """The quiet-task tests among a run's guard-like tests (`quiet_tests` names them)."""
+    return [t for t in tests if QUIET_MARK in t.counts.name]

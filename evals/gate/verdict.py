@@ -29,6 +29,7 @@ from evals.core.errors import ExitCode
 from evals.core.model import StrictModel
 from evals.gate.compare import Comparison, GuardComparison, TotalComparison
 from evals.gate.guards import GuardTest, interim_level, undecided
+from evals.gate.quiet import quiet_only
 from evals.gate.sequential import (
     look,
     next_look,
@@ -113,7 +114,8 @@ def extra_trials(
     """How many trials per scenario to add before deciding (0: decide now). `max_trials` 0 disables it.
 
     Only while the verdict is undecided (evals/gate/sequential.py): never for a deterministic agent or a
-    run whose trials have no spread, never once a look has decided the total either way, unless a
+    run whose trials have no spread (unless a quiet task's exact test, evals/gate/quiet.py, needs them),
+    never once a look has decided the total either way, unless a
     guard passes so much less often than in the baseline that it would be significant at
     `max_trials` if its rate held (evals/gate/guards.py: `promising`). Like the total, a guard stops the
     run early only past an interim line (`interim_level`, one-sided 0.1%); a guard significant at
@@ -126,8 +128,10 @@ def extra_trials(
     (`min_trials`, then every `look_every`, up to `max_trials`; after every trial below `ramp`:
     `sequential.next_look`).
     """
-    if k >= gate.max_trials or no_more_needed(estimate, deterministic):
+    if k >= gate.max_trials or deterministic:
         return 0
+    if no_more_needed(estimate, deterministic) and not undecided(quiet_only(guards), gate.max_trials):
+        return 0  # a run of identical trials adds nothing, unless a quiet task's exact test needs more
     if any(t.regressed_at(interim_level(gate.interim_confidence)) for t in guards):
         return 0  # a guard fell past the interim line: regression, nothing to wait for
     if scenarios and scenario_interim(estimate, scenarios, gate):

@@ -98,3 +98,20 @@ def test_the_committed_suite_catches_a_quiet_tasks_lost_point_that_it_missed_wit
     assert off[case].rate("regression") <= 0.10
     assert on["no change"].rate("regression") <= FALSE_ALARM_GOAL
     assert on["no change"].mean_calls <= CALLS_GOAL["smoke"]
+
+
+def test_identical_run_trials_stop_a_run_unless_a_quiet_tasks_test_needs_more() -> None:
+    """Every run trial identical (the agent repeats itself) earns no trials, except when a quiet task
+    lost a point in every one: 3 low trials against 3 clean ones cannot show it (p = 1/20), 15 can, so
+    the run goes on to the next look."""
+    from evals.gate.stats import Estimate, cluster
+    from evals.gate.verdict import extra_trials
+
+    sides = {"q": ([3.0] * 3, [2.0] * 3), "r": ([3.0] * 3, [3.0] * 3), "big": ([100.0] * 3, [100.0] * 3)}
+    estimate = Estimate(tuple(cluster(n, run, base, prior_sd=0.24) for n, (base, run) in sides.items()))
+    gate = GateConfig(quiet_alpha=0.05)
+    allowed = Threshold(percent=6).allowed_drop(106)
+    assert extra_trials(estimate, 3, allowed, gate) == 0
+    tests = quiet_tests(sides, gate.quiet_alpha)
+    assert extra_trials(estimate, 3, allowed, gate, guards=tests) == gate.min_trials - 3
+    assert extra_trials(estimate, 3, allowed, gate, deterministic=True, guards=tests) == 0
