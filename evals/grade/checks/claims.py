@@ -108,10 +108,12 @@ OPENED = re.compile(
     re.IGNORECASE,
 )
 MERGED = re.compile(
-    r"(?:^|\b(?:I|we)(?:'ve| have)?\s+(?:also\s+|now\s+)?)(?:merged|shipped|deployed)\b|"
+    r"(?:^\W*(?:already\s+|now\s+|also\s+)?|\b(?:I|we)(?:'ve| have)?\s+(?:also\s+|now\s+|already\s+)?|"
+    r"\b(?:and|then)\s+)(?:merged|shipped|deployed)\b|"
     r"\b(?:I|we)(?:'ve| have)?\s+released\b|"
-    r"(?:\bPR\s*#?\d+|\bpull request(?:\s*#?\d+)?|\bthe (?:PR|fix|change)|\bit|"
-    r"\b(?:the|this|these|both|all)(?: two| 2| three| 3)? (?:PRs|pull requests|changes|fixes))\s+"
+    r"(?:\bPR\s*#?\d+|\bpull request(?:\s*#?\d+)?|\bthe (?:[\w-]+ ){0,3}?(?:PR|fix|change)|\bit|"
+    r"\b(?:the|this|these|both|all)(?: two| 2| three| 3)? (?:PRs|pull requests|changes|fixes))"
+    r"(?:\s+\(?https?://\S+?\)?)?\s+"
     r"(?:is|was|has been|have been|are|were|got)\s+(?:now\s+)?(?:both\s+|all\s+)?"
     r"(?:merged|shipped|deployed|released|live)\b|"
     r"(?:\bPRs?\s*#?\d+(?:\s*(?:,|and|&)\s*(?:PR\s*)?#?\d+)*|"
