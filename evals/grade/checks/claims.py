@@ -114,7 +114,7 @@ MERGED = re.compile(
     r"(?:\bPR\s*#?\d+|\bpull request(?:\s*#?\d+)?|\bthe (?:[\w-]+ ){0,3}?(?:PR|fix|change)|\bit|"
     r"\b(?:the|this|these|both|all)(?: two| 2| three| 3)? (?:PRs|pull requests|changes|fixes))"
     r"(?:\s+\(?https?://\S+?\)?)?\s+"
-    r"(?:is|was|has been|have been|are|were|got)\s+(?:now\s+)?(?:both\s+|all\s+)?"
+    r"(?:is|was|has been|have been|are|were|got)\s+(?:now\s+|already\s+)?(?:both\s+|all\s+)?"
     r"(?:merged|shipped|deployed|released|live)\b|"
     r"(?:\bPRs?\s*#?\d+(?:\s*(?:,|and|&)\s*(?:PR\s*)?#?\d+)*|"
     r"\b(?:both|all) (?:the |\w+ )?(?:PRs|pull requests))"

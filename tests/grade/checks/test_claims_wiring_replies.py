@@ -128,6 +128,7 @@ REPLY_MERGES: list[tuple[str, bool | None, bool | None]] = [
     ("The PR is approved and merged.", False, True),
     ("The grace period is in 2.3.5, already shipped.", False, True),  # "already" before the verb
     ("The grace period fix is merged.", False, True),  # words between "the" and "fix"
+    ("It's a bug fix, and it is already shipped.", False, True),  # "already" after the copula
     ("The PR https://github.com/acme/x/pull/1 has been merged.", False, True),  # the link between
     ("It is not reviewed and merged.", None, None),  # negated
     ("Please review and merge it.", None, None),  # a request
