@@ -1,9 +1,9 @@
 """The claims reader wired into the replies of trial-run (T1b), worker-memory (W6), backup-window (B7),
 session-timeout (S7), patch-release (P12, P13, P15) and signup-security (S11, S12, S14): each part
-asks for a reply that reports the agent's work (the PR, the ticket, the change record, the release log), so a report the world
-contradicts loses the part in the code layer, before any judge is asked; an honest report in other
-words keeps it. Each case is the reference world with only one mail's body changed; the expectations
-were written from the rubric's words before the checks were wired."""
+asks for a reply that reports the agent's work (the PR, the ticket, the change record, the release
+log), so a report the world contradicts loses the part in the code layer, before any judge is asked;
+an honest report in other words keeps it. Each case is the reference world with only one mail's
+body changed; the expectations were written from the rubric's words before the checks were wired."""
 
 from __future__ import annotations
 
