@@ -93,7 +93,7 @@ d90c2a5d46d072b1ba43d66916722b3b5f76f3a0b0dcc906e5faa889171b2e5b  repo/tests/con
 0d9aa14e4a3d0a5802023aa33dfe8e20bf039caa19c50702590d13cecbe88a65  repo/tests/test_routes.py
 3609f15a36c2d33ad860d79dc76d0e377a99c5110c298c06fdbea10bade9c7f9  repo/tests/test_settings.py
 d0e3c8fdf45c307a330082b35c691ed55f0699febc5c2737e13cd58fe8d0d696  repo/tests/test_stream_processor.py
-c6312e3148a8455da521ab701f1b6b4b3ba1bfbf8d57e1ced304ffe013817f4e  rubric.yaml
+5ed4a92737d80714a972279897cc5f37c99919675f882e28c14cb9fb9d0b4957  rubric.yaml
 """
 # scenario.yaml itself gained `parameters:`; what it says besides them is the seed's (its data, as JSON).
 SEED_META = "8c28ae1ba4140eadd8e3685a7d999bb44fdb71f9cb1539eac9f8f0a288e334b0"
