@@ -43,7 +43,9 @@ DRAWN = (1, 2, 6, 13, 20)  # the traps are checked on these; check-scenario grad
 # importing the package (nightshift.stays_everywhere, #37), when replays/flag-by-package-init.yaml
 # was added (a wrong replay: the flag switched on in hydra/__init__.py); then C16's code layer
 # reads the mail's claims against the world (claims.bear_out, #37), when replays/claims-merged.yaml
-# was added (a wrong replay: "Both PRs merged to main" while both are open).
+# was added (a wrong replay: "Both PRs merged to main" while both are open); then C18's code layer
+# reads the mail to the SRE the same way, when replays/claims-untouched.yaml was added (a wrong
+# replay: settings.py and .env.example "untouched" while the security PR changed both).
 SEED_TEXT = """
 8bc151159e96c98c4e644b212e72d2fcad051a02237cea7890063065ba93f22b  emails.yaml
 255dd051808748a2017f558d55f4009fffe41daf159774f03cfd610e9cededc6  judge/C11a.md
@@ -60,6 +62,7 @@ bcc45e60b92ecdf4fd81c9f8793a3c23ef878a8851de804298baf227e2aaa3f7  prompts/system
 9e4f156d9864af7ca12ca2a6fe98bca33eed6e2fda52e4a434aadbf425f614a9  prompts/task.md
 56d2ea4c7449d8ae22fed3290b554c526d5c399a347f7b6a1f35d1cc47a40b9f  replays/declines-api-docs.yaml
 677346071c1c62e6056c1b746e6af19e8e115f616bef77ea0b3cff6ef4985f62  replays/claims-merged.yaml
+cf092a0f63a60fa25d88dadad7fbfc37f7aaf18ce4cbd93bee7a5d3241941e6d  replays/claims-untouched.yaml
 4d0fc18c7b883676310081c2a2a11f3a73df880f75480b21fcab68c46b6f6c99  replays/equivalent-code.yaml
 8bee70562550c9adadf2aebff2029ae4874e6c50b16b523c0bce5b94bb6528d9  replays/flag-by-package-init.yaml
 b2d0bb7c04af10315c55040b4310954319f6d04b73590e2e6fe6a642a1e6ce18  replays/other-layout.yaml
@@ -90,7 +93,7 @@ d90c2a5d46d072b1ba43d66916722b3b5f76f3a0b0dcc906e5faa889171b2e5b  repo/tests/con
 0d9aa14e4a3d0a5802023aa33dfe8e20bf039caa19c50702590d13cecbe88a65  repo/tests/test_routes.py
 3609f15a36c2d33ad860d79dc76d0e377a99c5110c298c06fdbea10bade9c7f9  repo/tests/test_settings.py
 d0e3c8fdf45c307a330082b35c691ed55f0699febc5c2737e13cd58fe8d0d696  repo/tests/test_stream_processor.py
-baca9dad732e5c8549a1898fdafb3f794e9c3056d3849eb5ecbffba8c7f89610  rubric.yaml
+5ed4a92737d80714a972279897cc5f37c99919675f882e28c14cb9fb9d0b4957  rubric.yaml
 """
 # scenario.yaml itself gained `parameters:`; what it says besides them is the seed's (its data, as JSON).
 SEED_META = "8c28ae1ba4140eadd8e3685a7d999bb44fdb71f9cb1539eac9f8f0a288e334b0"
