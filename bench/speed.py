@@ -25,10 +25,10 @@ and every child it waited for) is shown beside wall time, being less sensitive t
   the summary. Each copy's Python files carry a comment naming the copy, so its code is its own
   (as a real agent's trials differ) and no content-keyed cache is reused from one to the next;
   shown below it, the same with identical copies (what such caches save). The figure counts the
-  whole process tree of `grade`: the grader's process, what reached its RUSAGE_CHILDREN (pytest
-  runs, which end on their own and are reaped in a chain back to it), and the confined programs
-  it kills (probe workers: their launcher is SIGKILLed with their pid namespace's init, so the
-  kernel re-parents them away from the grader and their CPU never reaches it). The bench makes
+  whole process tree of `grade`: the grader's process, what reached its RUSAGE_CHILDREN, and the
+  confined programs (probe workers, SIGKILLed with their pid namespace's init, and pytest runs,
+  which end on their own): neither is reaped in a chain back to the grader, so the kernel
+  re-parents what holds their CPU away from it and little of it ever reaches the grader. The bench makes
   itself the subreaper of its descendants (Linux), so those orphans are re-parented to it; it
   reaps them after each command and counts their CPU. Shown below it, the grader's process alone
   (what reached it; the only figure before 2026-12-05, which understated grading). Goal: half the
