@@ -93,7 +93,9 @@ def observe(
     }
     if environs:  # only then: the spec is the cache key, and plain observations stay shared
         spec["environs"] = [dict(e) for e in environs]
-    result = ProbeRequest(files, PROBE, spec, ("observe",), tuple(stubs), timeout=TIMEOUT_S).run()
+    # what the code reports is all an observation reads: no /proc reading of the confinement
+    request = ProbeRequest(files, PROBE, spec, ("observe",), tuple(stubs), timeout=TIMEOUT_S, measured=False)
+    result = request.run()
     if not result.ok:
         return Observation(error=result.error)
     data = result.data["observe"]

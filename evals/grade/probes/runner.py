@@ -93,6 +93,9 @@ class ProbeRequest:
     steps: Sequence[str]
     stubs: Sequence[Path] = ()
     timeout: float = TIMEOUT_S
+    # whether the grader reads the confinement from /proc before and after each step (`usage`); a
+    # caller that never looks at `usage` saves the reads (each lists every process of the machine)
+    measured: bool = True
 
     @cached_property
     def key(self) -> str:
@@ -102,17 +105,18 @@ class ProbeRequest:
             return self._digest()
 
     def _digest(self) -> str:
-        return digest(
-            {
-                "tree": {p: self.files[p] for p in sorted(self.files) if p.endswith(".py")},
-                "script": [str(self.script), sha256_text(self.script.read_text(encoding="utf-8"))],
-                "stubs": [[str(s), _folder_digest(s)] for s in self.stubs],
-                "spec": self.spec,
-                "steps": list(self.steps),
-                "timeout": self.timeout,
-                "mode": chosen_mode(),
-            }
-        )
+        keyed: dict[str, Any] = {
+            "tree": {p: self.files[p] for p in sorted(self.files) if p.endswith(".py")},
+            "script": [str(self.script), sha256_text(self.script.read_text(encoding="utf-8"))],
+            "stubs": [[str(s), _folder_digest(s)] for s in self.stubs],
+            "spec": self.spec,
+            "steps": list(self.steps),
+            "timeout": self.timeout,
+            "mode": chosen_mode(),
+        }
+        if not self.measured:  # a result without `usage` must not answer a caller that reads it
+            keyed["unmeasured"] = True
+        return digest(keyed)
 
     def run(self, cache: ProbeCache | None = None) -> ProbeResult:
         """The result, from `cache` (default: the process-wide one) when this exact probe ran before;
@@ -166,8 +170,11 @@ class ProbeCache:
 RESULTS = ProbeCache()
 
 
-def measure(worker: Worker, step: str, usage: dict[str, dict[str, int]]) -> None:
-    """The grader's reading after `step`, kept under its name (none where there is no /proc)."""
+def measure(worker: Worker, step: str, usage: dict[str, dict[str, int]] | None) -> None:
+    """The grader's reading after `step`, kept under its name (none where there is no /proc, or
+    where the request is not measured: `usage` None)."""
+    if usage is None:
+        return
     reading = worker.measure()
     if reading is not None:
         usage[step] = asdict(reading)
@@ -179,7 +186,7 @@ def run_probe(request: ProbeRequest) -> ProbeResult:
     paths = [request.script.resolve().parent, *(s.resolve() for s in request.stubs)]
     with Worker(code_files(request.files), paths, timeout=request.timeout) as worker:
         data: dict[str, Any] = {}
-        usage: dict[str, dict[str, int]] = {}
+        usage: dict[str, dict[str, int]] | None = {} if request.measured else None
         try:
             measure(worker, LAUNCHED, usage)
             for step in request.steps:
@@ -193,4 +200,4 @@ def run_probe(request: ProbeRequest) -> ProbeResult:
             return ProbeResult(False, error=f"probe failed: {exc}", mode=worker.mode)
         except MeasurementDenied as exc:
             return ProbeResult(False, error=f"probe not measurable: {exc}", mode=worker.mode)
-    return ProbeResult(True, data=data, usage=usage, mode=worker.mode)
+    return ProbeResult(True, data=data, usage=usage or {}, mode=worker.mode)
