@@ -4,6 +4,7 @@
     passrate          pass@k and pass^k, one definition for the run and the baseline
     stats / tdist     Δ total with a confidence interval (Welch, clustered), Student's t quantile
     guards            guard parts: Fisher's exact test per part, Holm across parts
+    quiet             tasks whose baseline never varied, tested like guards: a lost point is a regression
     sequential        when the adaptive loop looks and what each look may decide
     compare           `compare(aggregates, baseline) -> Comparison`: every Δ and interval, computed once
     verdict           `verdict(comparison) -> Verdict`: pass, regression, inconclusive, not-comparable, error
