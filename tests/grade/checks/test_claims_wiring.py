@@ -12,6 +12,7 @@ from evals.grade.grader import layer_one
 from evals.grade.result import PartGrade
 from evals.world.outcome import Outcome
 from tests.grade.checks.test_claims import reference
+from tests.support.checked import memoised_pytest
 
 
 def _with_body(outcome: Outcome, to: str, body: str) -> Outcome:
@@ -23,7 +24,8 @@ def _lost(task: str, to: str, body: str, part: str) -> str | None:
     """The reason `part` lost its point in the code layer, or None when it kept it (or went on to the
     judge, which only a part whose code checks passed does)."""
     loaded, outcome = reference(task)
-    staged = layer_one(_with_body(outcome, to, body), loaded)[part]
+    with memoised_pytest():  # only a mail changes: the repository's pytest runs are the reference's
+        staged = layer_one(_with_body(outcome, to, body), loaded)[part]
     if isinstance(staged, PartGrade) and staged.score == 0:
         return staged.reason
     return None
