@@ -105,6 +105,7 @@ class GuardTest:
     p: float
     p_adjusted: float
     alpha: float
+    whole_task: bool = False  # a quiet task tested as one guard (evals/gate/quiet.py), not a rubric part
 
     @property
     def regressed(self) -> bool:

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from evals.gate.allocate import MIN_MEASURED
 from evals.gate.guards import GuardCounts, GuardTest, fisher_less
-
-MIN_QUIET = 2  # baseline trials needed to call a task quiet (as allocation: evals/gate/allocate.py)
 
 
 def quiet_value(base: Sequence[float]) -> float | None:
     """The one score a task had in every baseline trial (None: fewer than two, or they varied)."""
-    return base[0] if len(base) >= MIN_QUIET and len(set(base)) == 1 else None
+    return base[0] if len(base) >= MIN_MEASURED and len(set(base)) == 1 else None
 
 
 def quiet_tests(
@@ -53,7 +52,7 @@ def quiet_tests(
         at = sum(1 for s in run if s >= value)
         counts = GuardCounts(f"{name}{QUIET_MARK}{value:g})", len(base), len(base), at, len(run))
         p = fisher_less(at, len(run), len(base), len(base))
-        out.append(GuardTest(counts, p, p, alpha / m))
+        out.append(GuardTest(counts, p, p, alpha / m, whole_task=True))
     return out
 
 
@@ -61,5 +60,5 @@ QUIET_MARK = " (quiet at "
 
 
 def quiet_only(tests: Sequence[GuardTest]) -> list[GuardTest]:
-    """The quiet-task tests among a run's guard-like tests (`quiet_tests` names them)."""
-    return [t for t in tests if QUIET_MARK in t.counts.name]
+    """The quiet-task tests among a run's guard-like tests."""
+    return [t for t in tests if t.whole_task]
